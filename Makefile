@@ -1,0 +1,151 @@
+# Makefile - builds the BLACS library, its tests, examples and benchmarks.
+#
+#   make                 build/libblacs.so (+ soname links) and build/libblacs.a
+#   make check           every test: unit, MPI, exported names, ASan/UBSan, the official tester
+#   make demo            build and run the demo on a 2 x 2 grid
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Compilers come from Open MPI's wrappers; override with MPICC=... MPIFC=...
+
+VERSION  := 1.0.0
+SOMAJOR  := 1
+PREFIX   ?= /usr/local
+LIBDIR   ?= $(PREFIX)/lib
+INCDIR   ?= $(PREFIX)/include
+DESTDIR  ?=
+
+CC       ?= cc
+MPICC    ?= mpicc
+MPIFC    ?= mpifort
+MPIRUN   ?= mpirun
+CFLAGS   ?= -O2 -g
+FFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+STD      := -std=c11 -D_POSIX_C_SOURCE=200809L
+LIBFLAGS := $(STD) $(WARN) -fPIC -fvisibility=hidden -Iblacs
+
+B        := build
+LIBSRC   := $(wildcard blacs/*.c msgid/*.c buffers/*.c topologies/*.c)
+LIBOBJ   := $(patsubst %.c,$(B)/obj/%.o,$(LIBSRC))
+HEADERS  := $(wildcard blacs/*.h msgid/*.h buffers/*.h topologies/*.h)
+SONAME   := libblacs.so.$(SOMAJOR)
+SOLIB    := $(B)/libblacs.so.$(VERSION)
+ALIB     := $(B)/libblacs.a
+
+# The sanitizer build of the library, used by the ASan/UBSan test pass.
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_OBJ := $(patsubst %.c,$(B)/asan/%.o,$(LIBSRC))
+ASAN_LIB := $(B)/asan/libblacs.a
+
+.PHONY: all lib check unit mpi-tests abi-check asan-check conformance demo install uninstall clean
+
+all: lib
+lib: $(B)/libblacs.so $(ALIB)
+
+$(B)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) $(LIBFLAGS) -c $< -o $@
+
+$(SOLIB): $(LIBOBJ)
+	$(MPICC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^
+
+$(B)/$(SONAME): $(SOLIB)
+	ln -sf $(notdir $<) $@
+$(B)/libblacs.so: $(B)/$(SONAME)
+	ln -sf $(notdir $<) $@
+
+$(ALIB): $(LIBOBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/asan/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(MPICC) -O1 -g $(SANFLAGS) $(LIBFLAGS) -c $< -o $@
+
+$(ASAN_LIB): $(ASAN_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+# ---------------------------------------------------------------------------
+# Tests
+# ---------------------------------------------------------------------------
+UNIT_SRC  := $(wildcard test/unit/*.c)
+UNIT_BIN  := $(patsubst test/unit/%.c,$(B)/test/unit/%,$(UNIT_SRC))
+# Pure modules the unit tests link directly (no MPI in them).
+UNIT_DEPS := msgid/msgid.c buffers/pack.c
+
+MPIT_SRC  := $(wildcard test/mpi/*.c)
+MPIT_BIN  := $(patsubst test/mpi/%.c,$(B)/test/mpi/%,$(MPIT_SRC))
+MPIT_FSRC := $(wildcard test/mpi/*.f90)
+MPIT_FBIN := $(patsubst test/mpi/%.f90,$(B)/test/mpi/%,$(MPIT_FSRC))
+ASAN_BIN  := $(patsubst test/mpi/%.c,$(B)/asan/test/%,$(MPIT_SRC))
+TESTFLAGS := $(STD) $(WARN) -Wno-missing-prototypes -Iblacs -Itest
+
+$(B)/test/unit/%: test/unit/%.c $(UNIT_DEPS) $(HEADERS) test/check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TESTFLAGS) -Itest -o $@ $< $(UNIT_DEPS)
+
+# MPI tests link the static library: they may look at internal state
+# (buffer queue statistics) that the shared library does not export.
+$(B)/test/mpi/%: test/mpi/%.c $(ALIB) test/check.h test/mpi/mpitest.h
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB)
+
+$(B)/test/mpi/%: test/mpi/%.f90 $(ALIB)
+	@mkdir -p $(dir $@)
+	$(MPIFC) $(FFLAGS) -Wall -Werror -J $(B)/test/mpi -o $@ $< $(ALIB)
+
+$(B)/asan/test/%: test/mpi/%.c $(ASAN_LIB) test/check.h test/mpi/mpitest.h
+	@mkdir -p $(dir $@)
+	$(MPICC) -O1 -g $(SANFLAGS) $(TESTFLAGS) -o $@ $< $(ASAN_LIB)
+
+unit: $(UNIT_BIN)
+	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
+
+mpi-tests: $(MPIT_BIN) $(MPIT_FBIN)
+	MPIRUN="$(MPIRUN)" bash test/run-mpi.sh $(B)/test/mpi
+
+abi-check: lib
+	bash test/abi-check.sh $(B)/libblacs.so
+
+asan-check: $(ASAN_BIN)
+	MPIRUN="$(MPIRUN)" SANITIZED=1 bash test/run-mpi.sh $(B)/asan/test
+
+conformance: lib
+	bash test/conformance/run.sh $(B)/libblacs.so
+
+check: lib
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory unit && \
+	$(MAKE) --no-print-directory mpi-tests && \
+	echo "make check: all passed in $$(( $$(date +%s) - start )) s"
+
+# ---------------------------------------------------------------------------
+# Demo
+# ---------------------------------------------------------------------------
+$(B)/examples/demo: examples/demo.c $(B)/libblacs.so blacs/blacs.h
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) $(STD) $(WARN) -Iblacs -o $@ $< -L$(B) -lblacs -Wl,-rpath,'$$ORIGIN/..'
+
+demo: $(B)/examples/demo
+	$(MPIRUN) --oversubscribe $$( [ "$$(id -u)" = 0 ] && echo --allow-run-as-root ) -np 4 $(B)/examples/demo
+
+# ---------------------------------------------------------------------------
+# Install
+# ---------------------------------------------------------------------------
+install: lib
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libblacs.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libblacs.so
+	install -m 644 $(ALIB) $(DESTDIR)$(LIBDIR)/
+	install -m 644 blacs/blacs.h $(DESTDIR)$(INCDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
+	    blacs/blacs.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/blacs.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libblacs.so* $(DESTDIR)$(LIBDIR)/libblacs.a \
+	      $(DESTDIR)$(INCDIR)/blacs.h $(DESTDIR)$(LIBDIR)/pkgconfig/blacs.pc
+
+clean:
+	rm -rf $(B)

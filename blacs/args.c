@@ -1,0 +1,64 @@
+/*
+ * blacs/args.c - decoding and checking the arguments of the communication
+ * routines.  Every check names the routine and the argument; the report
+ * names the process (error.c).
+ */
+#include <stdio.h>
+
+#include "internal.h"
+
+/* A character argument as it can be printed. */
+static const char *show(const char *p, char out[8])
+{
+    unsigned char ch = p ? (unsigned char)*p : 0;
+    if (ch >= 32 && ch < 127)
+        snprintf(out, 8, "'%c'", ch);
+    else
+        snprintf(out, 8, "\\x%02x", ch);
+    return out;
+}
+
+blx_scope *blx_scope_arg(blx_ctx *c, const blx_call *call, const char *scope)
+{
+    switch (blx_upper(scope)) {
+    case 'R': return &c->scope[BLX_SCOPE_ROW];
+    case 'C': return &c->scope[BLX_SCOPE_COL];
+    case 'A': return &c->scope[BLX_SCOPE_ALL];
+    default: {
+        char buf[8];
+        blx_fatal(c->handle, call->name, "Unknown scope %s: SCOPE must be 'R', 'C' or 'A'",
+                  show(scope, buf));
+    }
+    }
+}
+
+blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo,
+                        const char *diag, int m, int n, int lda)
+{
+    char buf[8];
+    if (m < 0)
+        blx_fatal(c->handle, call->name, "M = %d must not be negative", m);
+    if (n < 0)
+        blx_fatal(c->handle, call->name, "N = %d must not be negative", n);
+    size_t esz = blx_types[call->type].esz;
+    if (uplo == NULL)
+        return blx_shape_ge(m, n, lda, esz);
+    char u = blx_upper(uplo), d = blx_upper(diag);
+    if (u != 'U' && u != 'L')
+        blx_fatal(c->handle, call->name, "UPLO = %s must be 'U' or 'L'", show(uplo, buf));
+    if (d != 'U' && d != 'N')
+        blx_fatal(c->handle, call->name, "DIAG = %s must be 'U' or 'N'", show(diag, buf));
+    return blx_shape_tr(u, d == 'U', m, n, lda, esz);
+}
+
+int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname, int row,
+                  const char *cname, int col)
+{
+    if (row < 0 || row >= c->nprow)
+        blx_fatal(c->handle, call->name, "%s = %d is outside the %d x %d grid (rows 0..%d)", rname,
+                  row, c->nprow, c->npcol, c->nprow - 1);
+    if (col < 0 || col >= c->npcol)
+        blx_fatal(c->handle, call->name, "%s = %d is outside the %d x %d grid (columns 0..%d)",
+                  cname, col, c->nprow, c->npcol, c->npcol - 1);
+    return row * c->npcol + col;
+}

@@ -1,0 +1,86 @@
+/*
+ * blacs/getset.c - blacs_get and blacs_set (spec section 2.2).
+ */
+#include "internal.h"
+
+/* What BLACS_GET(ctx, 2) reports.  The reference was built at level 0, which
+ * checks almost nothing; this library always performs the argument checks of
+ * the reference's level 1 (context, sizes, coordinates, UPLO/DIAG, MPI
+ * errors), so it says 1. */
+#define BLX_DEBUG_LEVEL 1
+
+void blx_get(blx_iface iface, int ctxt, int what, int *val)
+{
+    const char *routine = "BLACS_GET";
+    blx_ctx *c = NULL;
+    blx_init();
+    if (what >= 10 && what <= 16)
+        c = blx_ctx_get(ctxt, routine);
+    switch (what) {
+    case 0: *val = blx_sys_handle(iface, MPI_COMM_WORLD); break;
+    case 1:
+        val[0] = blx_g.id_lo;
+        val[1] = blx_g.id_hi;
+        break;
+    case 2: *val = BLX_DEBUG_LEVEL; break;
+    case 10: *val = blx_sys_handle(iface, c->comm); break;
+    case 11: *val = c->nr_bs; break;
+    case 12: *val = c->nb_bs; break;
+    case 13: *val = c->nr_co; break;
+    case 14: *val = c->nb_co; break;
+    case 15: *val = c->topsrepeat; break;
+    case 16: *val = c->topscohrnt; break;
+    default: blx_warn(ctxt, routine, "Unknown WHAT (%d)", what); break;
+    }
+}
+
+static void set_rings(int ctxt, const char *routine, int *field, int v, const char *what)
+{
+    if (v == 0)
+        blx_warn(ctxt, routine, "%s nrings cannot be set to zero", what);
+    else
+        *field = v;
+}
+
+static void set_branches(int ctxt, const char *routine, int *field, int v, const char *what)
+{
+    if (v < 1)
+        blx_warn(ctxt, routine, "Illegal %s nbranches (%d); must be strictly positive", what, v);
+    else
+        *field = v;
+}
+
+void blx_set(int ctxt, int what, const int *val)
+{
+    const char *routine = "BLACS_SET";
+    blx_ctx *c = NULL;
+    blx_init();
+    if (what >= 11 && what <= 16)
+        c = blx_ctx_get(ctxt, routine);
+    switch (what) {
+    case 0: blx_warn(ctxt, routine, "Cannot set BLACS system context, can only BLACS_GET"); break;
+    case 1:
+        /* The reference ignores this (its MPI communicators isolate it); we
+         * honour it, for grids created afterwards.  Every process must set the
+         * same range. */
+        if (val[0] < 0 || val[1] <= val[0] || val[1] > blx_g.tag_ub) {
+            blx_warn(ctxt, routine,
+                     "illegal message-ID range [%d, %d]: need 0 <= min < max <= %d (MPI_TAG_UB); "
+                     "range unchanged",
+                     val[0], val[1], blx_g.tag_ub);
+        } else {
+            blx_g.id_lo = val[0];
+            blx_g.id_hi = val[1];
+        }
+        break;
+    case 2: blx_warn(ctxt, routine, "Cannot set BLACS debug level; must recompile to change"); break;
+    case 10: blx_warn(ctxt, routine, "Cannot set BLACS context, can only BLACS_GET"); break;
+    case 11: set_rings(ctxt, routine, &c->nr_bs, *val, "BSBR"); break;
+    case 12: set_branches(ctxt, routine, &c->nb_bs, *val, "BSBR"); break;
+    case 13: set_rings(ctxt, routine, &c->nr_co, *val, "COMB"); break;
+    case 14: set_branches(ctxt, routine, &c->nb_co, *val, "COMB"); break;
+    case 15: c->topsrepeat = *val; break;
+    case 16: c->topscohrnt = *val; break;
+    default: blx_warn(ctxt, routine, "Unknown WHAT (%d)", what); break;
+    }
+}

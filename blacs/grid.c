@@ -1,0 +1,222 @@
+/*
+ * blacs/grid.c - making and ending grids: gridmap, gridinit, gridexit,
+ * exit, barrier.
+ *
+ * A grid owns three communicators, all built collectively over the system
+ * context it was made from, so BLACS traffic never touches the user's
+ * communicator:
+ *   comm      every member, rank = row-major grid position (vpid); all data
+ *             of all three scopes and of point-to-point moves here, kept
+ *             apart by message IDs (msgid/);
+ *   row, col  MPI_Comm_split of comm, for the scoped barriers.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../buffers/queue.h"
+#include "internal.h"
+
+static void check(int rc, const char *routine, const char *call)
+{
+    if (rc != MPI_SUCCESS)
+        blx_fatal_mpi(-1, routine, rc, call);
+}
+
+/* FNV-1a over the grid description, to check that every caller passed the same. */
+static uint64_t grid_hash(const int *map, int ldumap, int nprow, int npcol)
+{
+    uint64_t h = 1469598103934665603ull;
+    int head[2] = {nprow, npcol};
+    for (int k = 0; k < 2 + nprow * npcol; k++) {
+        int v = k < 2 ? head[k] : map[(k - 2) % nprow + (size_t)((k - 2) / nprow) * ldumap];
+        for (int b = 0; b < 4; b++) {
+            h ^= (uint64_t)((unsigned)v >> (8 * b) & 0xffu);
+            h *= 1099511628211ull;
+        }
+    }
+    return h;
+}
+
+static void scope_init(blx_scope *s, int id, MPI_Comm comm, int np, int me, int first, int stride)
+{
+    s->id = id;
+    s->comm = comm;
+    s->np = np;
+    s->me = me;
+    s->first = first;
+    s->stride = stride;
+}
+
+static int sys_size(const char *routine, MPI_Comm sys)
+{
+    int n;
+    check(MPI_Comm_size(sys, &n), routine, "MPI_Comm_size");
+    return n;
+}
+
+static void check_grid_shape(const char *routine, int syssize, int nprow, int npcol)
+{
+    if (nprow < 1 || npcol < 1 || (long long)nprow * npcol > syssize)
+        blx_fatal(-1, routine,
+                  "Illegal grid (%d x %d), #procs=%d: NPROW and NPCOL must be at least 1 and "
+                  "NPROW*NPCOL at most the %d processes of the system context",
+                  nprow, npcol, syssize, syssize);
+}
+
+void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, int ldumap,
+                 int nprow, int npcol)
+{
+    blx_init();
+    blx_buf_poll();
+    int sysrank, syssize = sys_size(routine, sys);
+    check(MPI_Comm_rank(sys, &sysrank), routine, "MPI_Comm_rank");
+    check_grid_shape(routine, syssize, nprow, npcol);
+    if (ldumap < nprow)
+        blx_fatal(-1, routine, "LDUMAP = %d is smaller than NPROW = %d", ldumap, nprow);
+
+    int myrow = -1, mycol = -1;
+    char *seen = calloc((size_t)syssize, 1);
+    if (seen == NULL)
+        blx_fatal(-1, routine, "out of memory");
+    for (int j = 0; j < npcol; j++) {
+        for (int i = 0; i < nprow; i++) {
+            int r = map[i + (size_t)j * ldumap];
+            if (r < 0 || r >= syssize)
+                blx_fatal(-1, routine,
+                          "USERMAP(%d,%d) = %d is not a rank of the system context (0..%d)",
+                          i + 1, j + 1, r, syssize - 1);
+            if (seen[r])
+                blx_fatal(-1, routine, "USERMAP(%d,%d) = %d: rank %d is placed twice", i + 1,
+                          j + 1, r, r);
+            seen[r] = 1;
+            if (r == sysrank) {
+                myrow = i;
+                mycol = j;
+            }
+        }
+    }
+    free(seen);
+
+    /* Collective over the system context: every caller must describe the same grid. */
+    uint64_t h = grid_hash(map, ldumap, nprow, npcol);
+    uint64_t mm[2] = {h, ~h};
+    check(MPI_Allreduce(MPI_IN_PLACE, mm, 2, MPI_UINT64_T, MPI_MIN, sys), routine,
+          "MPI_Allreduce");
+    if (mm[0] != h || ~mm[1] != h)
+        blx_fatal(-1, routine,
+                  "the processes of the system context passed different grids (NPROW, NPCOL "
+                  "or USERMAP differ)");
+
+    int member = myrow >= 0;
+    int vpid = member ? myrow * npcol + mycol : 0;
+    MPI_Comm comm;
+    check(MPI_Comm_split(sys, member ? 0 : MPI_UNDEFINED, vpid, &comm), routine,
+          "MPI_Comm_split");
+    if (!member) {
+        *ctxt = -1;
+        return;
+    }
+
+    blx_ctx *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        blx_fatal(-1, routine, "out of memory");
+    check(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), routine, "MPI_Comm_set_errhandler");
+    c->comm = comm;
+    c->nprow = nprow;
+    c->npcol = npcol;
+    c->myrow = myrow;
+    c->mycol = mycol;
+    c->vpid = vpid;
+
+    MPI_Comm row, col;
+    check(MPI_Comm_split(comm, myrow, mycol, &row), routine, "MPI_Comm_split");
+    check(MPI_Comm_split(comm, mycol, myrow, &col), routine, "MPI_Comm_split");
+    scope_init(&c->scope[BLX_SCOPE_ROW], BLX_SCOPE_ROW, row, npcol, mycol, myrow * npcol, 1);
+    scope_init(&c->scope[BLX_SCOPE_COL], BLX_SCOPE_COL, col, nprow, myrow, mycol, npcol);
+    scope_init(&c->scope[BLX_SCOPE_ALL], BLX_SCOPE_ALL, comm, nprow * npcol, vpid, 0, 1);
+
+    int rc = blx_msgids_init(&c->ids, blx_g.id_lo, blx_g.id_hi, nprow, npcol);
+    if (rc == -1)
+        blx_fatal(-1, routine,
+                  "the message-ID range [%d, %d] (BLACS_SET code 1) is too small for a %d x %d "
+                  "grid: it needs at least %lld IDs",
+                  blx_g.id_lo, blx_g.id_hi, nprow, npcol, blx_idlayout_min_range(nprow, npcol));
+    if (rc != 0)
+        blx_fatal(-1, routine, "out of memory");
+
+    c->nr_bs = c->nb_bs = c->nr_co = c->nb_co = 1;
+    c->kid_scope = BLX_SCOPE_ALL;
+    *ctxt = blx_ctx_add(c);
+}
+
+void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *order, int nprow,
+                  int npcol)
+{
+    blx_init();
+    check_grid_shape(routine, sys_size(routine, sys), nprow, npcol);
+    int colmajor = blx_upper(order) == 'C';
+    int *map = malloc((size_t)nprow * (size_t)npcol * sizeof *map);
+    if (map == NULL)
+        blx_fatal(-1, routine, "out of memory for a %d x %d grid", nprow, npcol);
+    for (int j = 0; j < npcol; j++)
+        for (int i = 0; i < nprow; i++)
+            map[i + (size_t)j * nprow] = colmajor ? i + j * nprow : i * npcol + j;
+    blx_gridmap(routine, ctxt, sys, map, nprow, nprow, npcol);
+    free(map);
+}
+
+static void ctx_free(blx_ctx *c)
+{
+    MPI_Comm_free(&c->scope[BLX_SCOPE_ROW].comm);
+    MPI_Comm_free(&c->scope[BLX_SCOPE_COL].comm);
+    MPI_Comm_free(&c->comm);
+    blx_msgids_free(&c->ids);
+    blx_ctx_remove(c->handle);
+    free(c);
+}
+
+void blx_gridexit(int ctxt)
+{
+    if (ctxt < 0 || ctxt >= blx_g.nctx)
+        blx_fatal(ctxt, "BLACS_GRIDEXIT",
+                  "Trying to exit non-existent context (ConTxt = %d)", ctxt);
+    if (blx_g.ctx[ctxt] == NULL)
+        blx_fatal(ctxt, "BLACS_GRIDEXIT",
+                  "Trying to exit an already freed context (ConTxt = %d)", ctxt);
+    blx_buf_poll();
+    /* Sends still buffered on this grid complete normally: MPI keeps a freed
+     * communicator alive until its pending operations are done. */
+    ctx_free(blx_g.ctx[ctxt]);
+}
+
+void blx_exit(int notdone)
+{
+    if (!blx_g.initialized)
+        blx_init();
+    for (int h = blx_g.nctx - 1; h >= 0; h--)
+        if (blx_g.ctx != NULL && blx_g.ctx[h] != NULL)
+            ctx_free(blx_g.ctx[h]);
+    blx_buf_wait_all();
+    blx_buf_free_ready();
+    if (notdone == 0) {
+        int done = 0;
+        MPI_Finalized(&done);
+        if (!done)
+            MPI_Finalize();
+        blx_g.initialized = 0;
+    }
+}
+
+void blx_barrier(int ctxt, const char *scope)
+{
+    blx_ctx *c = blx_ctx_get(ctxt, "BLACS_BARRIER");
+    int id;
+    switch (blx_upper(scope)) {
+    case 'R': id = BLX_SCOPE_ROW; break;
+    case 'C': id = BLX_SCOPE_COL; break;
+    case 'A': id = BLX_SCOPE_ALL; break;
+    default: return; /* the reference ignores any other scope */
+    }
+    check(MPI_Barrier(c->scope[id].comm), "BLACS_BARRIER", "MPI_Barrier");
+}

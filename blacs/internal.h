@@ -1,0 +1,139 @@
+/*
+ * blacs/internal.h - state shared by the library's modules.
+ *
+ * One context table serves both interfaces: a grid made through
+ * blacs_gridinit_ works in Cdgesd2d and the other way round.  Only system
+ * contexts differ (C: indices into our table of MPI_Comm, slot 0 =
+ * MPI_COMM_WORLD; Fortran: Fortran MPI communicator handles).
+ */
+#ifndef BLX_INTERNAL_H
+#define BLX_INTERNAL_H
+
+#include <mpi.h>
+
+#include "../buffers/pack.h"
+#include "../buffers/queue.h"
+#include "../msgid/msgid.h"
+#include "error.h"
+#include "types.h"
+#include "visibility.h"
+
+/* The interface a call came through. */
+typedef enum blx_iface { BLX_IFACE_C = 0, BLX_IFACE_F77 = 1 } blx_iface;
+
+/* What a public entry point tells the type-generic core about itself. */
+typedef struct blx_call {
+    const char *name;   /* as the user spelled it: "Cdgesd2d" or "DGESD2D" */
+    blx_type type;
+} blx_call;
+
+/* One of a context's three scopes.  Data of every scope moves on the grid
+ * communicator, kept apart by message IDs; the scope's own communicator is
+ * used for MPI_Barrier only. */
+typedef struct blx_scope {
+    int id;             /* BLX_SCOPE_ROW, _COL or _ALL */
+    MPI_Comm comm;
+    int np;             /* members */
+    int me;             /* my index in the scope */
+    int first, stride;  /* grid rank of member k is first + k * stride */
+} blx_scope;
+
+static inline int blx_scope_rank(const blx_scope *s, int member)
+{
+    return s->first + member * s->stride;
+}
+
+typedef struct blx_ctx {
+    int handle;
+    MPI_Comm comm;       /* the grid: rank = vpid = row * npcol + col */
+    int nprow, npcol, myrow, mycol, vpid;
+    blx_scope scope[BLX_NSCOPE];
+    blx_msgids ids;
+    /* BLACS_SET codes 11-16; each new grid starts from the defaults. */
+    int nr_bs, nb_bs, nr_co, nb_co, topsrepeat, topscohrnt;
+    /* the vestigial kbsid/kbrid counters, kept apart from the real IDs */
+    int kid_scope;
+    int kid[BLX_NSCOPE];
+} blx_ctx;
+
+typedef struct blx_state {
+    int initialized;     /* MPI_COMM_WORLD recorded */
+    int world_rank, world_size;
+    int tag_ub;
+    int id_lo, id_hi;    /* message-ID range for new grids (BLACS_SET code 1) */
+    blx_ctx **ctx;       /* context table; NULL = free slot */
+    int nctx;
+    MPI_Comm *sys;       /* C system handles; MPI_COMM_NULL = free slot */
+    int nsys;
+} blx_state;
+
+BLX_INTERNAL extern blx_state blx_g;
+
+/* --- state.c --- */
+BLX_INTERNAL void blx_init(void);
+/* The context behind a handle, or a fatal error naming the routine.  Also
+ * polls the send-buffer queue, as every BLACS call does. */
+BLX_INTERNAL blx_ctx *blx_ctx_get(int ctxt, const char *routine);
+/* The context or NULL (gridinfo, pnum, pcoord answer -1 for bad handles). */
+BLX_INTERNAL blx_ctx *blx_ctx_find(int ctxt);
+BLX_INTERNAL int blx_ctx_add(blx_ctx *c);
+BLX_INTERNAL void blx_ctx_remove(int handle);
+BLX_INTERNAL int blx_sys_register(MPI_Comm comm);
+BLX_INTERNAL MPI_Comm blx_sys_lookup(int handle, const char *routine);
+BLX_INTERNAL void blx_sys_free(int handle);
+/* A system context as the given interface spells it -> MPI_Comm. */
+BLX_INTERNAL MPI_Comm blx_sys_comm(blx_iface iface, int handle, const char *routine);
+/* MPI_Comm -> a system context for the interface (C: registers a handle). */
+BLX_INTERNAL int blx_sys_handle(blx_iface iface, MPI_Comm comm);
+
+/* --- grid.c --- */
+BLX_INTERNAL void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map,
+                              int ldumap, int nprow, int npcol);
+BLX_INTERNAL void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *order,
+                               int nprow, int npcol);
+BLX_INTERNAL void blx_gridexit(int ctxt);
+BLX_INTERNAL void blx_exit(int notdone);
+BLX_INTERNAL void blx_barrier(int ctxt, const char *scope);
+
+/* --- support.c --- */
+BLX_INTERNAL void blx_pinfo(int *mypnum, int *nprocs);
+BLX_INTERNAL void blx_gridinfo(int ctxt, int *nprow, int *npcol, int *myrow, int *mycol);
+BLX_INTERNAL int blx_pnum(int ctxt, int prow, int pcol);
+BLX_INTERNAL void blx_pcoord(int ctxt, int pnum, int *prow, int *pcol);
+BLX_INTERNAL void blx_freebuff(int wait);
+BLX_INTERNAL BLX_NORETURN void blx_abort(int ctxt, int errnum);
+BLX_INTERNAL int blx_kp2pid(void);
+BLX_INTERNAL int blx_kscopedid(int ctxt, const char *scope, const char *routine);
+
+/* --- getset.c --- */
+BLX_INTERNAL void blx_get(blx_iface iface, int ctxt, int what, int *val);
+BLX_INTERNAL void blx_set(int ctxt, int what, const int *val);
+
+/* --- args.c: argument decoding shared by all communication routines --- */
+/* Case-insensitive letter of an option argument ('\0' for NULL). */
+static inline char blx_upper(const char *p)
+{
+    char c = p ? *p : '\0';
+    return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
+}
+/* The scope named by a SCOPE argument, or the fatal "Unknown scope". */
+BLX_INTERNAL blx_scope *blx_scope_arg(blx_ctx *c, const blx_call *call, const char *scope);
+/* The shape of a GE (uplo == NULL) or TR matrix argument, checked. */
+BLX_INTERNAL blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo,
+                                     const char *diag, int m, int n, int lda);
+/* Checks that (row, col) names a process of the grid; returns its vpid. */
+BLX_INTERNAL int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname,
+                               int row, const char *cname, int col);
+
+/* --- p2p.c: the point-to-point layer every data movement goes through --- */
+BLX_INTERNAL void blx_send(const blx_call *call, int ctxt, const char *uplo, const char *diag,
+                           int m, int n, const void *A, int lda, int rdest, int cdest);
+BLX_INTERNAL void blx_recv(const blx_call *call, int ctxt, const char *uplo, const char *diag,
+                           int m, int n, void *A, int lda, int rsrc, int csrc);
+/* Byte messages on a context's grid communicator (chunked beyond 1 GiB). */
+BLX_INTERNAL void blx_isend_bytes(const blx_ctx *c, const char *routine, const void *buf,
+                                  size_t bytes, int dest, int tag, blx_buf *b);
+BLX_INTERNAL void blx_recv_bytes(const blx_ctx *c, const char *routine, void *buf, size_t bytes,
+                                 int src, int tag);
+
+#endif

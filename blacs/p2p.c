@@ -1,0 +1,91 @@
+/*
+ * blacs/p2p.c - point-to-point: vGESD2D, vGERV2D, vTRSD2D, vTRRV2D, and the
+ * byte-message layer under every BLACS data movement.
+ *
+ * A send packs the matrix into the ready buffer and starts MPI_Isend from it
+ * (buffers/queue.h): it returns at once, whatever the size, so the exchange
+ * of LAWN 73 figure 3 (both send, then both receive) cannot hang.  A receive
+ * blocks; a contiguous matrix is received straight into A, anything else into
+ * a buffer and unpacked.  Tags come from the pair's counters (msgid/).
+ */
+
+#include "../buffers/queue.h"
+#include "internal.h"
+
+/* Messages above this many bytes travel as several MPI messages (MPI counts are int). */
+#define CHUNK ((size_t)1 << 30)
+
+void blx_isend_bytes(const blx_ctx *c, const char *routine, const void *buf, size_t bytes,
+                     int dest, int tag, blx_buf *b)
+{
+    size_t off = 0;
+    do {
+        size_t len = bytes - off < CHUNK ? bytes - off : CHUNK;
+        int rc = MPI_Isend((const char *)buf + off, (int)len, MPI_BYTE, dest, tag, c->comm,
+                           blx_buf_request(b, c->handle, routine));
+        if (rc != MPI_SUCCESS)
+            blx_fatal_mpi(c->handle, routine, rc, "MPI_Isend");
+        off += len;
+    } while (off < bytes);
+}
+
+void blx_recv_bytes(const blx_ctx *c, const char *routine, void *buf, size_t bytes, int src,
+                    int tag)
+{
+    size_t off = 0;
+    do {
+        size_t len = bytes - off < CHUNK ? bytes - off : CHUNK;
+        MPI_Status st;
+        int rc = MPI_Recv((char *)buf + off, (int)len, MPI_BYTE, src, tag, c->comm, &st);
+        int got = -1;
+        if (rc == MPI_SUCCESS)
+            MPI_Get_count(&st, MPI_BYTE, &got);
+        if (rc != MPI_SUCCESS || (size_t)got != len) {
+            int cls = rc;
+            if (rc != MPI_SUCCESS)
+                MPI_Error_class(rc, &cls);
+            if (rc != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE)
+                blx_fatal_mpi(c->handle, routine, rc, "MPI_Recv");
+            blx_fatal(c->handle, routine,
+                      "the message from process {%d,%d} %s the %zu bytes this call expects: "
+                      "sender and receiver must describe the same number of elements and type",
+                      src / c->npcol, src % c->npcol,
+                      got < 0 ? "is longer than" : "does not match", bytes);
+        }
+        off += len;
+    } while (off < bytes);
+}
+
+void blx_send(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n,
+              const void *A, int lda, int rdest, int cdest)
+{
+    blx_ctx *c = blx_ctx_get(ctxt, call->name);
+    blx_shape s = blx_shape_arg(c, call, uplo, diag, m, n, lda);
+    int dest = blx_coord_arg(c, call, "RDEST", rdest, "CDEST", cdest);
+    size_t bytes = blx_shape_bytes(&s);
+
+    blx_buf *b = blx_buf_take(bytes, ctxt, call->name);
+    blx_pack(&s, A, b->data);
+    int tag = blx_msgid_next_send(&c->ids, c->vpid, dest);
+    blx_isend_bytes(c, call->name, b->data, bytes, dest, tag, b);
+    blx_buf_activate(b);
+}
+
+void blx_recv(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n,
+              void *A, int lda, int rsrc, int csrc)
+{
+    blx_ctx *c = blx_ctx_get(ctxt, call->name);
+    blx_shape s = blx_shape_arg(c, call, uplo, diag, m, n, lda);
+    int src = blx_coord_arg(c, call, "RSRC", rsrc, "CSRC", csrc);
+    size_t bytes = blx_shape_bytes(&s);
+    int tag = blx_msgid_next_recv(&c->ids, src);
+
+    if (blx_shape_contiguous(&s)) {
+        blx_recv_bytes(c, call->name, A, bytes, src, tag);
+        return;
+    }
+    blx_buf *b = blx_buf_take(bytes, ctxt, call->name);
+    blx_recv_bytes(c, call->name, b->data, bytes, src, tag);
+    blx_unpack(&s, b->data, A);
+    blx_buf_release(b);
+}

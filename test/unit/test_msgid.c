@@ -1,0 +1,143 @@
+/*
+ * test/unit/test_msgid.c - message IDs from counters (msgid/), without MPI.
+ *
+ * For many grids and ranges: every ID lies in [lo, hi]; the subranges of
+ * point-to-point sources and of scope members never overlap; sender and
+ * receiver compute the same ID for the same message; consecutive messages of a
+ * pair or a scope root get different IDs until their counter wraps; ranges
+ * too small for a grid are refused.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../msgid/msgid.h"
+#include "check.h"
+
+/* Marks every ID of a subrange in 'owner'; reports overlaps. */
+static void claim(int *owner, int lo, int base, int span, int who)
+{
+    for (int k = 0; k < span; k++) {
+        int id = base + k - lo;
+        CHECK(owner[id] == 0, "ID %d claimed by subranges %d and %d", base + k, owner[id], who);
+        owner[id] = who;
+    }
+}
+
+static void check_layout(int lo, int hi, int p, int q)
+{
+    blx_idlayout L;
+    int rc = blx_idlayout_init(&L, lo, hi, p, q);
+    long long need = blx_idlayout_min_range(p, q);
+    if ((long long)hi - lo + 1 < need) {
+        CHECK(rc == -1, "range [%d,%d] too small for %dx%d but accepted", lo, hi, p, q);
+        return;
+    }
+    CHECK(rc == 0, "range [%d,%d] refused for %dx%d (needs %lld)", lo, hi, p, q, need);
+    if (rc != 0)
+        return;
+    int ng = p * q, members[3] = {q, p, ng};
+    CHECK(L.p2p_span >= BLX_MSGID_MIN_SPAN, "p2p span %d", L.p2p_span);
+    for (int s = 0; s < BLX_NSCOPE; s++)
+        CHECK(L.scope_span[s] >= BLX_MSGID_MIN_SPAN, "scope %d span %d", s, L.scope_span[s]);
+
+    if (hi - lo > 2000000) /* the overlap map below is for small ranges */
+        return;
+    int *owner = calloc((size_t)(hi - lo + 1), sizeof *owner);
+    int who = 1;
+    for (int v = 0; v < ng; v++, who++)
+        claim(owner, lo, L.p2p_base + v * L.p2p_span, L.p2p_span, who);
+    for (int s = 0; s < BLX_NSCOPE; s++)
+        for (int m = 0; m < members[s]; m++, who++)
+            claim(owner, lo, L.scope_base[s] + m * L.scope_span[s], L.scope_span[s], who);
+    CHECK(L.scope_base[2] + members[2] * L.scope_span[2] - 1 <= hi, "last ID beyond hi=%d", hi);
+    free(owner);
+}
+
+/* Two processes of a grid exchange messages: the IDs the sender computes must
+ * be those the receiver expects, message after message. */
+static void check_pair_agreement(void)
+{
+    blx_msgids a, b;
+    CHECK(blx_msgids_init(&a, 0, 2147483647, 2, 3) == 0, "init a");
+    CHECK(blx_msgids_init(&b, 0, 2147483647, 2, 3) == 0, "init b");
+    int va = 1, vb = 4;
+    int prev = -1;
+    for (int k = 0; k < 1000; k++) {
+        int s = blx_msgid_next_send(&a, va, vb);
+        int r = blx_msgid_next_recv(&b, va);
+        CHECK(s == r, "message %d: sender ID %d, receiver ID %d", k, s, r);
+        CHECK(s != prev, "message %d repeats ID %d", k, s);
+        prev = s;
+    }
+    /* b -> a is counted independently */
+    CHECK(blx_msgid_next_send(&b, vb, va) == blx_msgid_next_recv(&a, vb), "reverse pair");
+    /* a different source uses a different subrange */
+    CHECK(blx_msgid_p2p(&a.layout, 0, 0) != blx_msgid_p2p(&a.layout, 1, 0), "sources collide");
+    blx_msgids_free(&a);
+    blx_msgids_free(&b);
+}
+
+/* Scoped IDs: every member advancing the same root's counter agrees; roots
+ * and scopes are separate; the counter wraps inside its subrange. */
+static void check_scoped(void)
+{
+    enum { P = 3, Q = 4 };
+    blx_msgids m[P * Q];
+    for (int v = 0; v < P * Q; v++)
+        CHECK(blx_msgids_init(&m[v], 100, 100 + 999, P, Q) == 0, "init %d", v);
+    const blx_idlayout *L = &m[0].layout;
+    for (int op = 0; op < 3 * L->scope_span[BLX_SCOPE_ALL]; op++) {
+        int root = op % (P * Q), id0 = -1;
+        for (int v = 0; v < P * Q; v++) {
+            int id = blx_msgid_next_scoped(&m[v], BLX_SCOPE_ALL, root);
+            if (v == 0)
+                id0 = id;
+            CHECK(id == id0, "op %d: member %d computes %d, member 0 %d", op, v, id, id0);
+        }
+        int base = L->scope_base[BLX_SCOPE_ALL] + root * L->scope_span[BLX_SCOPE_ALL];
+        CHECK(id0 >= base && id0 < base + L->scope_span[BLX_SCOPE_ALL], "op %d: ID %d outside", op, id0);
+    }
+    /* one root's IDs stay in its subrange and wrap after exactly span operations */
+    {
+        int span = L->scope_span[BLX_SCOPE_COL], base = L->scope_base[BLX_SCOPE_COL] + span;
+        int first = blx_msgid_scoped(L, BLX_SCOPE_COL, 1, 0);
+        for (unsigned k = 0; k < 2u * (unsigned)span + 3; k++) {
+            int id = blx_msgid_scoped(L, BLX_SCOPE_COL, 1, k);
+            CHECK(id >= base && id < base + span, "count %u: ID %d outside [%d,%d)", k, id, base, base + span);
+            CHECK((id == first) == (k % (unsigned)span == 0), "count %u: ID %d, wrap at span %d", k, id, span);
+        }
+        int p2 = L->p2p_span;
+        CHECK(blx_msgid_p2p(L, 3, (unsigned)p2) == blx_msgid_p2p(L, 3, 0), "p2p wrap");
+        CHECK(blx_msgid_p2p(L, 3, (unsigned)p2 - 1) == L->p2p_base + 4 * p2 - 1, "p2p last ID");
+    }
+    /* consecutive operations with one root differ */
+    int a = blx_msgid_next_scoped(&m[0], BLX_SCOPE_ROW, 2);
+    int b = blx_msgid_next_scoped(&m[0], BLX_SCOPE_ROW, 2);
+    CHECK(a != b, "consecutive row operations share ID %d", a);
+    CHECK(blx_msgid_scoped(L, BLX_SCOPE_ROW, 0, 0) != blx_msgid_scoped(L, BLX_SCOPE_COL, 0, 0),
+          "row and column scopes collide");
+    for (int v = 0; v < P * Q; v++)
+        blx_msgids_free(&m[v]);
+}
+
+int main(void)
+{
+    const int grids[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {2, 3}, {3, 3}, {1, 8}, {8, 1}, {4, 16}, {64, 64}};
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+        int p = grids[g][0], q = grids[g][1];
+        long long need = blx_idlayout_min_range(p, q);
+        check_layout(0, 2147483647, p, q);
+        check_layout(1000, 2147483647, p, q);
+        check_layout(0, 32767, p, q);
+        check_layout(7, (int)(7 + need - 1), p, q);   /* exactly enough */
+        check_layout(7, (int)(7 + need - 2), p, q);   /* one short */
+        check_layout(0, 10000, p, q);
+    }
+    blx_idlayout L;
+    CHECK(blx_idlayout_init(&L, 10, 5, 1, 1) == -1, "hi < lo accepted");
+    CHECK(blx_idlayout_init(&L, -1, 100, 1, 1) == -1, "negative lo accepted");
+    check_pair_agreement();
+    check_scoped();
+    printf("test_msgid: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
+    return check_failures() != 0;
+}
