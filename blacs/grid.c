@@ -178,25 +178,29 @@ static void ctx_free(blx_ctx *c)
 
 void blx_gridexit(int ctxt)
 {
-    if (ctxt < 0 || ctxt >= blx_g.nctx)
-        blx_fatal(ctxt, "BLACS_GRIDEXIT",
-                  "Trying to exit non-existent context (ConTxt = %d)", ctxt);
-    if (blx_g.ctx[ctxt] == NULL)
+    if (blx_ctx_exited(ctxt))
         blx_fatal(ctxt, "BLACS_GRIDEXIT",
                   "Trying to exit an already freed context (ConTxt = %d)", ctxt);
+    blx_ctx *c = blx_ctx_find(ctxt);
+    if (c == NULL)
+        blx_fatal(ctxt, "BLACS_GRIDEXIT",
+                  "Trying to exit non-existent context (ConTxt = %d)", ctxt);
     blx_buf_poll();
     /* Sends still buffered on this grid complete normally: MPI keeps a freed
      * communicator alive until its pending operations are done. */
-    ctx_free(blx_g.ctx[ctxt]);
+    ctx_free(c);
 }
 
 void blx_exit(int notdone)
 {
     if (!blx_g.initialized)
         blx_init();
-    for (int h = blx_g.nctx - 1; h >= 0; h--)
-        if (blx_g.ctx != NULL && blx_g.ctx[h] != NULL)
-            ctx_free(blx_g.ctx[h]);
+    for (int h = 0; h < blx_g.nctx; h++) {
+        blx_ctx *c = blx_ctx_find(h);
+        if (c != NULL)
+            ctx_free(c);
+    }
+    blx_ctx_reset();
     blx_buf_wait_all();
     blx_buf_free_ready();
     if (notdone == 0) {

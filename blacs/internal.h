@@ -76,8 +76,11 @@ BLX_INTERNAL void blx_init(void);
 BLX_INTERNAL blx_ctx *blx_ctx_get(int ctxt, const char *routine);
 /* The context or NULL (gridinfo, pnum, pcoord answer -1 for bad handles). */
 BLX_INTERNAL blx_ctx *blx_ctx_find(int ctxt);
+BLX_INTERNAL int blx_ctx_exited(int ctxt);
 BLX_INTERNAL int blx_ctx_add(blx_ctx *c);
 BLX_INTERNAL void blx_ctx_remove(int handle);
+/* Forgets every slot (BLACS_EXIT): handles start from 0 again. */
+BLX_INTERNAL void blx_ctx_reset(void);
 BLX_INTERNAL int blx_sys_register(MPI_Comm comm);
 BLX_INTERNAL MPI_Comm blx_sys_lookup(int handle, const char *routine);
 BLX_INTERNAL void blx_sys_free(int handle);

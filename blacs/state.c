@@ -10,6 +10,11 @@
 
 blx_state blx_g;
 
+/* Marks a context slot whose grid was exited (NULL: never used).  Kept
+ * apart so that errors can say which mistake was made. */
+static blx_ctx exited_marker;
+#define EXITED (&exited_marker)
+
 #define TABLE_STEP 10 /* both tables grow by 10 slots, as the reference's */
 
 void blx_init(void)
@@ -39,16 +44,21 @@ void blx_init(void)
 
 blx_ctx *blx_ctx_find(int ctxt)
 {
-    if (ctxt < 0 || ctxt >= blx_g.nctx)
+    if (ctxt < 0 || ctxt >= blx_g.nctx || blx_g.ctx[ctxt] == EXITED)
         return NULL;
     return blx_g.ctx[ctxt];
+}
+
+int blx_ctx_exited(int ctxt)
+{
+    return ctxt >= 0 && ctxt < blx_g.nctx && blx_g.ctx[ctxt] == EXITED;
 }
 
 blx_ctx *blx_ctx_get(int ctxt, const char *routine)
 {
     blx_ctx *c = blx_ctx_find(ctxt);
     if (c == NULL) {
-        if (ctxt >= 0 && ctxt < blx_g.nctx)
+        if (blx_ctx_exited(ctxt))
             blx_fatal(ctxt, routine, "invalid context ConTxt = %d: that grid has been exited", ctxt);
         blx_fatal(ctxt, routine, "invalid context ConTxt = %d: no such grid on this process%s",
                   ctxt, ctxt == -1 ? " (-1 is what BLACS_GRIDINIT gives processes outside the grid)" : "");
@@ -60,7 +70,7 @@ blx_ctx *blx_ctx_get(int ctxt, const char *routine)
 int blx_ctx_add(blx_ctx *c)
 {
     int h = 0;
-    while (h < blx_g.nctx && blx_g.ctx[h] != NULL)
+    while (h < blx_g.nctx && blx_g.ctx[h] != NULL && blx_g.ctx[h] != EXITED)
         h++;
     if (h == blx_g.nctx) {
         blx_ctx **t = realloc(blx_g.ctx, (size_t)(blx_g.nctx + TABLE_STEP) * sizeof *t);
@@ -77,12 +87,11 @@ int blx_ctx_add(blx_ctx *c)
 
 void blx_ctx_remove(int handle)
 {
-    blx_g.ctx[handle] = NULL;
-    /* Give the table back when the last grid is gone, so a program that
-     * cycles through grids does not keep a large table. */
-    for (int i = 0; i < blx_g.nctx; i++)
-        if (blx_g.ctx[i] != NULL)
-            return;
+    blx_g.ctx[handle] = EXITED;
+}
+
+void blx_ctx_reset(void)
+{
     free(blx_g.ctx);
     blx_g.ctx = NULL;
     blx_g.nctx = 0;

@@ -11,13 +11,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static int check_failed;
-static const char *check_who = "";
+static int check_failed __attribute__((unused));
+static const char *check_who __attribute__((unused)) = "";
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static void check_report(const char *file, int line, const char *cond, const char *fmt, ...)
+static inline void check_report(const char *file, int line, const char *cond, const char *fmt, ...)
 {
     if (++check_failed > 20)
         return;

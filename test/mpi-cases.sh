@@ -1,9 +1,50 @@
 # test/mpi-cases.sh - the MPI test cases, sourced by run-mpi.sh.
 # pass NP PROG [ARGS] / fail NP REGEX PROG [ARGS]; see run-mpi.sh.
-# SANITIZED=1 (the ASan/UBSan build) runs the cases marked "both".
+# SANITIZED=1 (the ASan/UBSan build) runs a shorter list.
 
 if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 1 2 3 4 5 6 7 8; do pass $np t_support; done
+    for np in 1 2 3 4 6 8; do pass $np t_p2p; done
 else
     pass 4 t_support
+    pass 6 t_p2p
+fi
+
+if [ "${SANITIZED:-0}" = 0 ]; then
+    pass 2 t_exchange
+    pass 4 t_exchange
+else
+    pass 2 t_exchange
+fi
+
+if [ "${SANITIZED:-0}" = 0 ]; then
+    pass 4 t_gridcycle
+fi
+
+# Bad input: a clear error naming the routine, the argument and the process.
+who='from \{-?[0-9]+,-?[0-9]+\}, pnum=[0-9]+, Contxt=-?[0-9]+'
+err() { fail 4 "$1 && $who" t_errors "$2"; }
+err "BLACS ERROR 'Cdgesd2d: invalid context ConTxt = 99: no such grid" invalid_ctx
+fail 5 "Cdgesd2d: invalid context ConTxt = -1: no such grid on this process \(-1 is what BLACS_GRIDINIT gives processes outside the grid\) && $who" t_errors outside_ctx
+err "Cdgerv2d: invalid context ConTxt = 0: that grid has been exited" exited_ctx
+err "Cdgesd2d: RDEST = 5 is outside the 2 x 2 grid && from \{0,1\}" dest_outside
+err "Cigerv2d: CSRC = -1 is outside the 2 x 2 grid" src_outside
+err "Czgesd2d: M = -1 must not be negative" m_negative
+err "Cstrrv2d: N = -3 must not be negative" n_negative
+err "Cdtrsd2d: UPLO = 'X' must be 'U' or 'L'" bad_uplo
+err "Cctrsd2d: DIAG = 'q' must be 'U' or 'N'" bad_diag
+err "DGESD2D: CDEST = 7 is outside the 2 x 2 grid" fortran_dest
+err "Cdgerv2d: the message from process \{0,0\} is longer than the 24 bytes" size_mismatch
+err "BLACS_GRIDINIT: Illegal grid \(3 x 3\), #procs=4" grid_too_big
+err "BLACS_GRIDINIT: Illegal grid \(0 x 2\)" grid_zero
+err "BLACS_GRIDMAP: USERMAP\(1,2\) = 1: rank 1 is placed twice" gridmap_twice
+err "No system context corresponding to BLACS system context handle 55" bad_syshandle
+err "BLACS_GRIDEXIT: Trying to exit an already freed context" gridexit_twice
+err "BLACS_GRIDEXIT: Trying to exit non-existent context" gridexit_bad
+err "Cdgesd2d: BLACS out of buffer space" buffer_limit
+fail 4 "\{0,2\}, pnum=2, Contxt=0, killed other procs, exiting with error #-1" t_abort
+fail 7 "\{0,3\}, pnum=3, Contxt=0, killed other procs, exiting with error #-1" t_abort
+
+if [ "${SANITIZED:-0}" = 0 ]; then
+    for np in 1 2 4 5; do pass $np t_fortran; done
 fi

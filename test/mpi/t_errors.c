@@ -1,0 +1,91 @@
+/*
+ * test/mpi/t_errors.c CASE - one bad call per run; run-mpi.sh expects a clear
+ * BLACS error on stderr naming the routine, the argument and the process,
+ * and a non-zero exit of the whole job, never a hang or a crash.
+ *
+ * Every case runs on a 2 x 2 grid (4 processes); only the process {0,1}
+ * makes the bad call unless the call is collective.  The others wait in a
+ * barrier that only the abort can end.
+ */
+#include <stdlib.h>
+
+#include "mpitest.h"
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "";
+    if (!strcmp(what, "buffer_limit")) { /* read on the first send */
+        setenv("BLACS_BUFFER_LIMIT", "200000", 1);
+        setenv("BLACS_BUFFER_WAIT", "1", 1);
+    }
+    mpitest_start();
+    int ctxt, nprow, npcol, myrow, mycol;
+    double a[64] = {0};
+    Cblacs_get(0, 0, &ctxt);
+    if (!strcmp(what, "grid_too_big"))
+        Cblacs_gridinit(&ctxt, "R", 3, 3);
+    if (!strcmp(what, "grid_zero"))
+        Cblacs_gridinit(&ctxt, "R", 0, 2);
+    if (!strcmp(what, "gridmap_twice")) {
+        int map[4] = {0, 1, 1, 3};
+        Cblacs_gridmap(&ctxt, map, 2, 2, 2);
+    }
+    if (!strcmp(what, "bad_syshandle")) {
+        ctxt = 55;
+        Cblacs_gridinit(&ctxt, "R", 2, 2);
+    }
+    Cblacs_gridinit(&ctxt, "R", 2, 2);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+    int actor = myrow == 0 && mycol == 1;
+
+    if (!strcmp(what, "invalid_ctx") && actor)
+        Cdgesd2d(99, 2, 2, a, 2, 0, 0);
+    if (!strcmp(what, "outside_ctx") && mt_rank >= 4)
+        Cdgesd2d(ctxt, 2, 2, a, 2, 0, 0); /* ctxt is -1 outside the grid */
+    if (!strcmp(what, "exited_ctx")) {
+        int old = ctxt;
+        Cblacs_gridexit(ctxt);
+        if (actor)
+            Cdgerv2d(old, 2, 2, a, 2, 0, 0);
+    }
+    if (!strcmp(what, "dest_outside") && actor)
+        Cdgesd2d(ctxt, 2, 2, a, 2, 5, 0);
+    if (!strcmp(what, "src_outside") && actor)
+        Cigerv2d(ctxt, 1, 1, (int *)a, 1, 0, -1);
+    if (!strcmp(what, "m_negative") && actor)
+        Czgesd2d(ctxt, -1, 2, a, 2, 0, 0);
+    if (!strcmp(what, "n_negative") && actor)
+        Cstrrv2d(ctxt, "U", "N", 2, -3, (float *)a, 2, 0, 0);
+    if (!strcmp(what, "bad_uplo") && actor)
+        Cdtrsd2d(ctxt, "X", "N", 2, 2, a, 2, 0, 0);
+    if (!strcmp(what, "bad_diag") && actor)
+        Cctrsd2d(ctxt, "L", "q", 2, 2, (float *)a, 2, 0, 0);
+    if (!strcmp(what, "fortran_dest") && actor) {
+        int c = ctxt, m = 1, n = 1, lda = 1, r = 0, k = 7;
+        dgesd2d_(&c, &m, &n, a, &lda, &r, &k);
+    }
+    if (!strcmp(what, "size_mismatch")) {
+        if (myrow == 0 && mycol == 0)
+            Cdgesd2d(ctxt, 4, 1, a, 4, 0, 1);
+        if (actor)
+            Cdgerv2d(ctxt, 3, 1, a, 3, 0, 0);
+    }
+    if (!strcmp(what, "gridexit_twice")) {
+        Cblacs_gridexit(ctxt);
+        if (actor)
+            Cblacs_gridexit(ctxt);
+    }
+    if (!strcmp(what, "gridexit_bad") && actor)
+        Cblacs_gridexit(42);
+    if (!strcmp(what, "buffer_limit") && actor) {
+        double *big = calloc(10000, sizeof *big);
+        for (int k = 0; k < 100; k++) /* 80 KB each, never received */
+            Cdgesd2d(ctxt, 10000, 1, big, 10000, 0, 0);
+    }
+    /* Nobody gets past this: the erring process aborts the job. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (mt_rank == 0)
+        printf("t_errors %s: no error was raised\n", what);
+    Cblacs_exit(0);
+    return 0;
+}
