@@ -25,6 +25,15 @@ STD      := -std=c11 -D_POSIX_C_SOURCE=200809L
 LIBFLAGS := $(STD) $(WARN) -fPIC -fvisibility=hidden -Iblacs
 
 B        := build
+
+# Quiet by default; V=1 shows the commands.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2)
+endif
 LIBSRC   := $(wildcard blacs/*.c msgid/*.c buffers/*.c topologies/*.c)
 LIBOBJ   := $(patsubst %.c,$(B)/obj/%.o,$(LIBSRC))
 HEADERS  := $(wildcard blacs/*.h msgid/*.h buffers/*.h topologies/*.h)
@@ -37,17 +46,20 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 ASAN_OBJ := $(patsubst %.c,$(B)/asan/%.o,$(LIBSRC))
 ASAN_LIB := $(B)/asan/libblacs.a
 
-.PHONY: all lib check unit mpi-tests abi-check asan-check conformance demo install uninstall clean
+.PHONY: all lib check unit mpi-tests abi-check asan-check valgrind-check conformance demo install \
+        uninstall clean topo-table
 
 all: lib
 lib: $(B)/libblacs.so $(ALIB)
 
 $(B)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CFLAGS) $(LIBFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(CFLAGS) $(LIBFLAGS) -c $< -o $@
 
 $(SOLIB): $(LIBOBJ)
-	$(MPICC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^
+	$(call say,LD,$@)
+	$(Q)$(MPICC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^
 
 $(B)/$(SONAME): $(SOLIB)
 	ln -sf $(notdir $<) $@
@@ -55,24 +67,23 @@ $(B)/libblacs.so: $(B)/$(SONAME)
 	ln -sf $(notdir $<) $@
 
 $(ALIB): $(LIBOBJ)
-	rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(B)/asan/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(MPICC) -O1 -g $(SANFLAGS) $(LIBFLAGS) -c $< -o $@
+	$(call say,CC-SAN,$<)
+	$(Q)$(MPICC) -O1 -g $(SANFLAGS) $(LIBFLAGS) -c $< -o $@
 
 $(ASAN_LIB): $(ASAN_OBJ)
-	rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 # ---------------------------------------------------------------------------
 # Tests
 # ---------------------------------------------------------------------------
 UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_BIN  := $(patsubst test/unit/%.c,$(B)/test/unit/%,$(UNIT_SRC))
-# Pure modules the unit tests link directly (no MPI in them).
-UNIT_DEPS := msgid/msgid.c buffers/pack.c
 
 MPIT_SRC  := $(wildcard test/mpi/*.c)
 MPIT_BIN  := $(patsubst test/mpi/%.c,$(B)/test/mpi/%,$(MPIT_SRC))
@@ -81,23 +92,29 @@ MPIT_FBIN := $(patsubst test/mpi/%.f90,$(B)/test/mpi/%,$(MPIT_FSRC))
 ASAN_BIN  := $(patsubst test/mpi/%.c,$(B)/asan/test/%,$(MPIT_SRC))
 TESTFLAGS := $(STD) $(WARN) -Wno-missing-prototypes -Iblacs -Itest
 
-$(B)/test/unit/%: test/unit/%.c $(UNIT_DEPS) $(HEADERS) test/check.h
+# Unit tests call pure internal modules (msgid, packing, trees, element
+# operations) from the static library; they never start MPI.
+$(B)/test/unit/%: test/unit/%.c $(ALIB) $(HEADERS) test/check.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(TESTFLAGS) -Itest -o $@ $< $(UNIT_DEPS)
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB)
 
 # MPI tests link the static library: they may look at internal state
 # (buffer queue statistics) that the shared library does not export.
-$(B)/test/mpi/%: test/mpi/%.c $(ALIB) test/check.h test/mpi/mpitest.h
+$(B)/test/mpi/%: test/mpi/%.c $(ALIB) test/check.h test/mpi/mpitest.h test/mpi/typed.h
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB)
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB)
 
 $(B)/test/mpi/%: test/mpi/%.f90 $(ALIB)
 	@mkdir -p $(dir $@)
-	$(MPIFC) $(FFLAGS) -Wall -Werror -J $(B)/test/mpi -o $@ $< $(ALIB)
+	$(call say,FC,$<)
+	$(Q)$(MPIFC) $(FFLAGS) -Wall -Werror -J $(B)/test/mpi -o $@ $< $(ALIB)
 
-$(B)/asan/test/%: test/mpi/%.c $(ASAN_LIB) test/check.h test/mpi/mpitest.h
+$(B)/asan/test/%: test/mpi/%.c $(ASAN_LIB) test/check.h test/mpi/mpitest.h test/mpi/typed.h
 	@mkdir -p $(dir $@)
-	$(MPICC) -O1 -g $(SANFLAGS) $(TESTFLAGS) -o $@ $< $(ASAN_LIB)
+	$(call say,CC-SAN,$<)
+	$(Q)$(MPICC) -O1 -g $(SANFLAGS) $(TESTFLAGS) -o $@ $< $(ASAN_LIB)
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
@@ -111,21 +128,44 @@ abi-check: lib
 asan-check: $(ASAN_BIN)
 	MPIRUN="$(MPIRUN)" SANITIZED=1 bash test/run-mpi.sh $(B)/asan/test
 
+# memcheck on the unit tests (with leak checking) and on a few MPI tests
+# (Open MPI's own start-up noise suppressed; see test/valgrind.supp).
+VALGRIND := valgrind -q --error-exitcode=9 --suppressions=/usr/share/openmpi/openmpi-valgrind.supp \
+            --suppressions=test/valgrind.supp
+valgrind-check: $(UNIT_BIN) $(MPIT_BIN)
+	@for t in $(UNIT_BIN); do echo "== valgrind $$t"; \
+	    $(VALGRIND) --leak-check=full --errors-for-leak-kinds=definite $$t || exit 1; done
+	MPIRUN="$(MPIRUN) $(VALGRIND)" VALGRIND=1 bash test/run-mpi.sh $(B)/test/mpi
+
 conformance: lib
 	bash test/conformance/run.sh $(B)/libblacs.so
 
 check: lib
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory unit && \
+	$(MAKE) --no-print-directory abi-check && \
 	$(MAKE) --no-print-directory mpi-tests && \
+	$(MAKE) --no-print-directory asan-check && \
+	$(MAKE) --no-print-directory valgrind-check && \
+	$(MAKE) --no-print-directory conformance && \
 	echo "make check: all passed in $$(( $$(date +%s) - start )) s"
+
+# The measured broadcast schedule of every topology (LAWN 73 Table 9).
+$(B)/tools/topo_table: tools/topo_table.c $(ALIB)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB)
+
+topo-table: $(B)/tools/topo_table
+	@$(B)/tools/topo_table 8 13
 
 # ---------------------------------------------------------------------------
 # Demo
 # ---------------------------------------------------------------------------
 $(B)/examples/demo: examples/demo.c $(B)/libblacs.so blacs/blacs.h
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CFLAGS) $(STD) $(WARN) -Iblacs -o $@ $< -L$(B) -lblacs -Wl,-rpath,'$$ORIGIN/..'
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(CFLAGS) $(STD) $(WARN) -Iblacs -o $@ $< -L$(B) -lblacs -Wl,-rpath,'$$ORIGIN/..'
 
 demo: $(B)/examples/demo
 	$(MPIRUN) --oversubscribe $$( [ "$$(id -u)" = 0 ] && echo --allow-run-as-root ) -np 4 $(B)/examples/demo

@@ -4,6 +4,7 @@
  */
 #include "blacs.h"
 #include "internal.h"
+#include "ops.h"
 
 /* ---- support routines ---- */
 
@@ -93,3 +94,55 @@ BLX_API void Cfree_blacs_system_handle(int ISysCtxt) { blx_sys_free(ISysCtxt); }
     }
 BLX_FOR_EACH_TYPE(BLX_C_P2P)
 #undef BLX_C_P2P
+
+#define BLX_C_BCAST(v, V, R, cplx)                                                                 \
+    BLX_API void C##v##gebs2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda)    \
+    {                                                                                              \
+        static const blx_call call = {"C" #v "gebs2d", BLX_T_##V};                                 \
+        blx_bcast_send(&call, ConTxt, scope, top, NULL, NULL, M, N, A, lda);                       \
+    }                                                                                              \
+    BLX_API void C##v##gebr2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda,    \
+                              int rsrc, int csrc)                                                  \
+    {                                                                                              \
+        static const blx_call call = {"C" #v "gebr2d", BLX_T_##V};                                 \
+        blx_bcast_recv(&call, ConTxt, scope, top, NULL, NULL, M, N, A, lda, rsrc, csrc);           \
+    }                                                                                              \
+    BLX_API void C##v##trbs2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M,  \
+                              int N, R *A, int lda)                                                \
+    {                                                                                              \
+        static const blx_call call = {"C" #v "trbs2d", BLX_T_##V};                                 \
+        blx_bcast_send(&call, ConTxt, scope, top, uplo, diag, M, N, A, lda);                       \
+    }                                                                                              \
+    BLX_API void C##v##trbr2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M,  \
+                              int N, R *A, int lda, int rsrc, int csrc)                            \
+    {                                                                                              \
+        static const blx_call call = {"C" #v "trbr2d", BLX_T_##V};                                 \
+        blx_bcast_recv(&call, ConTxt, scope, top, uplo, diag, M, N, A, lda, rsrc, csrc);           \
+    }
+BLX_FOR_EACH_TYPE(BLX_C_BCAST)
+#undef BLX_C_BCAST
+
+#define BLX_C_COMBINE(v, V, R, cplx)                                                               \
+    BLX_API void C##v##gsum2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda,    \
+                              int rdest, int cdest)                                                \
+    {                                                                                              \
+        static const blx_call call = {"C" #v "gsum2d", BLX_T_##V};                                 \
+        blx_combine(&call, BLX_OP_SUM, ConTxt, scope, top, M, N, A, lda, NULL, NULL, -1, rdest,    \
+                    cdest);                                                                        \
+    }                                                                                              \
+    BLX_API void C##v##gamx2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda,    \
+                              int *rA, int *cA, int ldia, int rdest, int cdest)                    \
+    {                                                                                              \
+        static const blx_call call = {"C" #v "gamx2d", BLX_T_##V};                                 \
+        blx_combine(&call, BLX_OP_AMX, ConTxt, scope, top, M, N, A, lda, rA, cA, ldia, rdest,      \
+                    cdest);                                                                        \
+    }                                                                                              \
+    BLX_API void C##v##gamn2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda,    \
+                              int *rA, int *cA, int ldia, int rdest, int cdest)                    \
+    {                                                                                              \
+        static const blx_call call = {"C" #v "gamn2d", BLX_T_##V};                                 \
+        blx_combine(&call, BLX_OP_AMN, ConTxt, scope, top, M, N, A, lda, rA, cA, ldia, rdest,      \
+                    cdest);                                                                        \
+    }
+BLX_FOR_EACH_TYPE(BLX_C_COMBINE)
+#undef BLX_C_COMBINE

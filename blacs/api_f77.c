@@ -6,6 +6,7 @@
  */
 #include "blacs.h"
 #include "internal.h"
+#include "ops.h"
 
 /* ---- support routines ---- */
 
@@ -96,3 +97,55 @@ BLX_API void free_blacs_system_handle_(int *ISysCtxt) { (void)ISysCtxt; }
     }
 BLX_FOR_EACH_TYPE(BLX_F77_P2P)
 #undef BLX_F77_P2P
+
+#define BLX_F77_BCAST(v, V, R, cplx)                                                               \
+    BLX_API void v##gebs2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda)  \
+    {                                                                                              \
+        static const blx_call call = {#V "GEBS2D", BLX_T_##V};                                     \
+        blx_bcast_send(&call, *ConTxt, scope, top, NULL, NULL, *M, *N, A, *lda);                   \
+    }                                                                                              \
+    BLX_API void v##gebr2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda,  \
+                            int *rsrc, int *csrc)                                                  \
+    {                                                                                              \
+        static const blx_call call = {#V "GEBR2D", BLX_T_##V};                                     \
+        blx_bcast_recv(&call, *ConTxt, scope, top, NULL, NULL, *M, *N, A, *lda, *rsrc, *csrc);     \
+    }                                                                                              \
+    BLX_API void v##trbs2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M,  \
+                            int *N, R *A, int *lda)                                                \
+    {                                                                                              \
+        static const blx_call call = {#V "TRBS2D", BLX_T_##V};                                     \
+        blx_bcast_send(&call, *ConTxt, scope, top, uplo, diag, *M, *N, A, *lda);                   \
+    }                                                                                              \
+    BLX_API void v##trbr2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M,  \
+                            int *N, R *A, int *lda, int *rsrc, int *csrc)                          \
+    {                                                                                              \
+        static const blx_call call = {#V "TRBR2D", BLX_T_##V};                                     \
+        blx_bcast_recv(&call, *ConTxt, scope, top, uplo, diag, *M, *N, A, *lda, *rsrc, *csrc);     \
+    }
+BLX_FOR_EACH_TYPE(BLX_F77_BCAST)
+#undef BLX_F77_BCAST
+
+#define BLX_F77_COMBINE(v, V, R, cplx)                                                             \
+    BLX_API void v##gsum2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda,  \
+                            int *rdest, int *cdest)                                                \
+    {                                                                                              \
+        static const blx_call call = {#V "GSUM2D", BLX_T_##V};                                     \
+        blx_combine(&call, BLX_OP_SUM, *ConTxt, scope, top, *M, *N, A, *lda, NULL, NULL, -1,       \
+                    *rdest, *cdest);                                                               \
+    }                                                                                              \
+    BLX_API void v##gamx2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda,  \
+                            int *rA, int *cA, int *ldia, int *rdest, int *cdest)                   \
+    {                                                                                              \
+        static const blx_call call = {#V "GAMX2D", BLX_T_##V};                                     \
+        blx_combine(&call, BLX_OP_AMX, *ConTxt, scope, top, *M, *N, A, *lda, rA, cA, *ldia,        \
+                    *rdest, *cdest);                                                               \
+    }                                                                                              \
+    BLX_API void v##gamn2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda,  \
+                            int *rA, int *cA, int *ldia, int *rdest, int *cdest)                   \
+    {                                                                                              \
+        static const blx_call call = {#V "GAMN2D", BLX_T_##V};                                     \
+        blx_combine(&call, BLX_OP_AMN, *ConTxt, scope, top, *M, *N, A, *lda, rA, cA, *ldia,        \
+                    *rdest, *cdest);                                                               \
+    }
+BLX_FOR_EACH_TYPE(BLX_F77_COMBINE)
+#undef BLX_F77_COMBINE

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../buffers/queue.h"
+#include "../topologies/topology.h"
 #include "internal.h"
 
 static void check(int rc, const char *routine, const char *call)
@@ -168,6 +169,8 @@ void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *orde
 
 static void ctx_free(blx_ctx *c)
 {
+    for (int s = 0; s < BLX_NSCOPE; s++)
+        blx_scope_trees_free(&c->scope[s]);
     MPI_Comm_free(&c->scope[BLX_SCOPE_ROW].comm);
     MPI_Comm_free(&c->scope[BLX_SCOPE_COL].comm);
     MPI_Comm_free(&c->comm);
@@ -201,7 +204,7 @@ void blx_exit(int notdone)
             ctx_free(c);
     }
     blx_ctx_reset();
-    blx_buf_wait_all();
+    blx_buf_wait_all("BLACS_EXIT");
     blx_buf_free_ready();
     if (notdone == 0) {
         int done = 0;

@@ -14,6 +14,7 @@
 #include "../buffers/pack.h"
 #include "../buffers/queue.h"
 #include "../msgid/msgid.h"
+#include "../topologies/tree.h"
 #include "error.h"
 #include "types.h"
 #include "visibility.h"
@@ -27,6 +28,16 @@ typedef struct blx_call {
     blx_type type;
 } blx_call;
 
+/* A tree built for a scope, cached by (shape, letter, number). */
+#define BLX_TREE_CACHE 8
+typedef struct blx_tree_slot {
+    blx_tree_shape shape;
+    char key;
+    int param;
+    blx_tree *tree;
+    unsigned long used;  /* when it was last looked up: the oldest is replaced */
+} blx_tree_slot;
+
 /* One of a context's three scopes.  Data of every scope moves on the grid
  * communicator, kept apart by message IDs; the scope's own communicator is
  * used for MPI_Barrier only. */
@@ -36,6 +47,8 @@ typedef struct blx_scope {
     int np;             /* members */
     int me;             /* my index in the scope */
     int first, stride;  /* grid rank of member k is first + k * stride */
+    blx_tree_slot trees[BLX_TREE_CACHE];
+    unsigned long tree_clock;
 } blx_scope;
 
 static inline int blx_scope_rank(const blx_scope *s, int member)
@@ -136,7 +149,29 @@ BLX_INTERNAL void blx_recv(const blx_call *call, int ctxt, const char *uplo, con
 /* Byte messages on a context's grid communicator (chunked beyond 1 GiB). */
 BLX_INTERNAL void blx_isend_bytes(const blx_ctx *c, const char *routine, const void *buf,
                                   size_t bytes, int dest, int tag, blx_buf *b);
+/* Checks a finished receive of 'expected' bytes from grid rank src: a clear
+ * error for a failed MPI call or a message of another size. */
+BLX_INTERNAL void blx_recv_check(const blx_ctx *c, const char *routine, int rc,
+                                 const MPI_Status *st, size_t expected, int src);
+/* Blocking send, and an exchange of equal-sized messages with one peer. */
+BLX_INTERNAL void blx_send_bytes(const blx_ctx *c, const char *routine, const void *buf,
+                                 size_t bytes, int dest, int tag);
+BLX_INTERNAL void blx_sendrecv_bytes(const blx_ctx *c, const char *routine, const void *out,
+                                     void *in, size_t bytes, int peer, int tag);
 BLX_INTERNAL void blx_recv_bytes(const blx_ctx *c, const char *routine, void *buf, size_t bytes,
                                  int src, int tag);
+
+/* --- bcast.c: broadcasts along a topology --- */
+BLX_INTERNAL void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,
+                                 const char *uplo, const char *diag, int m, int n, const void *A,
+                                 int lda);
+BLX_INTERNAL void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const char *top,
+                                 const char *uplo, const char *diag, int m, int n, void *A, int lda,
+                                 int rsrc, int csrc);
+
+/* --- combine.c: kind is a blx_opkind (ops.h) --- */
+BLX_INTERNAL void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope,
+                              const char *top, int m, int n, void *A, int lda, int *rA, int *cA,
+                              int ldia, int rdest, int cdest);
 
 #endif

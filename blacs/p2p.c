@@ -29,6 +29,26 @@ void blx_isend_bytes(const blx_ctx *c, const char *routine, const void *buf, siz
     } while (off < bytes);
 }
 
+void blx_recv_check(const blx_ctx *c, const char *routine, int rc, const MPI_Status *st,
+                    size_t expected, int src)
+{
+    int got = -1;
+    if (rc == MPI_SUCCESS)
+        MPI_Get_count(st, MPI_BYTE, &got);
+    if (rc == MPI_SUCCESS && (size_t)got == expected)
+        return;
+    int cls = rc;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    if (rc != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE)
+        blx_fatal_mpi(c->handle, routine, rc, "MPI_Recv");
+    blx_fatal(c->handle, routine,
+              "the message from process {%d,%d} %s the %zu bytes this call expects: "
+              "sender and receiver must describe the same number of elements and type",
+              src / c->npcol, src % c->npcol, got < 0 ? "is longer than" : "does not match",
+              expected);
+}
+
 void blx_recv_bytes(const blx_ctx *c, const char *routine, void *buf, size_t bytes, int src,
                     int tag)
 {
@@ -37,21 +57,34 @@ void blx_recv_bytes(const blx_ctx *c, const char *routine, void *buf, size_t byt
         size_t len = bytes - off < CHUNK ? bytes - off : CHUNK;
         MPI_Status st;
         int rc = MPI_Recv((char *)buf + off, (int)len, MPI_BYTE, src, tag, c->comm, &st);
-        int got = -1;
-        if (rc == MPI_SUCCESS)
-            MPI_Get_count(&st, MPI_BYTE, &got);
-        if (rc != MPI_SUCCESS || (size_t)got != len) {
-            int cls = rc;
-            if (rc != MPI_SUCCESS)
-                MPI_Error_class(rc, &cls);
-            if (rc != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE)
-                blx_fatal_mpi(c->handle, routine, rc, "MPI_Recv");
-            blx_fatal(c->handle, routine,
-                      "the message from process {%d,%d} %s the %zu bytes this call expects: "
-                      "sender and receiver must describe the same number of elements and type",
-                      src / c->npcol, src % c->npcol,
-                      got < 0 ? "is longer than" : "does not match", bytes);
-        }
+        blx_recv_check(c, routine, rc, &st, len, src);
+        off += len;
+    } while (off < bytes);
+}
+
+void blx_send_bytes(const blx_ctx *c, const char *routine, const void *buf, size_t bytes, int dest,
+                    int tag)
+{
+    size_t off = 0;
+    do {
+        size_t len = bytes - off < CHUNK ? bytes - off : CHUNK;
+        int rc = MPI_Send((const char *)buf + off, (int)len, MPI_BYTE, dest, tag, c->comm);
+        if (rc != MPI_SUCCESS)
+            blx_fatal_mpi(c->handle, routine, rc, "MPI_Send");
+        off += len;
+    } while (off < bytes);
+}
+
+void blx_sendrecv_bytes(const blx_ctx *c, const char *routine, const void *out, void *in,
+                        size_t bytes, int peer, int tag)
+{
+    size_t off = 0;
+    do {
+        size_t len = bytes - off < CHUNK ? bytes - off : CHUNK;
+        MPI_Status st;
+        int rc = MPI_Sendrecv((const char *)out + off, (int)len, MPI_BYTE, peer, tag,
+                              (char *)in + off, (int)len, MPI_BYTE, peer, tag, c->comm, &st);
+        blx_recv_check(c, routine, rc, &st, len, peer);
         off += len;
     } while (off < bytes);
 }

@@ -50,7 +50,7 @@ void blx_pcoord(int ctxt, int pnum, int *prow, int *pcol)
 void blx_freebuff(int wait)
 {
     if (wait)
-        blx_buf_wait_all();
+        blx_buf_wait_all("BLACS_FREEBUFF");
     else
         blx_buf_poll();
     blx_buf_free_ready();

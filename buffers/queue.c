@@ -202,16 +202,18 @@ void blx_buf_release(blx_buf *b)
     reclaim(b);
 }
 
-void blx_buf_wait_all(void)
+void blx_buf_wait_all(const char *routine)
 {
+    double t0 = MPI_Wtime();
+    blx_buf_poll();
     while (active_head != NULL) {
-        blx_buf *b = active_head;
-        check_mpi(MPI_Waitall(b->nreq, b->req, MPI_STATUSES_IGNORE), "MPI_Waitall");
-        active_head = b->next;
-        if (active_head == NULL)
-            active_tail = NULL;
-        nactive--;
-        reclaim(b);
+        if (MPI_Wtime() - t0 > wait_seconds())
+            blx_fatal(-1, routine,
+                      "%d buffered sends (%zu bytes) were still not received after %.0f s: every "
+                      "send needs a matching receive",
+                      nactive, held, wait_seconds());
+        pause_briefly();
+        blx_buf_poll();
     }
 }
 

@@ -53,8 +53,10 @@ BLX_INTERNAL void blx_buf_release(blx_buf *b);
 /* Tests every active buffer and reclaims the finished ones. */
 BLX_INTERNAL void blx_buf_poll(void);
 
-/* Waits for every active buffer (blacs_freebuff with WAIT != 0, blacs_exit). */
-BLX_INTERNAL void blx_buf_wait_all(void);
+/* Waits for every active buffer (blacs_freebuff with WAIT != 0, blacs_exit),
+ * at most BLACS_BUFFER_WAIT seconds: sends that are never received are
+ * reported as an error naming the routine instead of hanging. */
+BLX_INTERNAL void blx_buf_wait_all(const char *routine);
 
 /* Frees the ready buffer (blacs_freebuff, blacs_exit). */
 BLX_INTERNAL void blx_buf_free_ready(void);

@@ -1,6 +1,16 @@
 # test/mpi-cases.sh - the MPI test cases, sourced by run-mpi.sh.
 # pass NP PROG [ARGS] / fail NP REGEX PROG [ARGS]; see run-mpi.sh.
-# SANITIZED=1 (the ASan/UBSan build) runs a shorter list.
+# SANITIZED=1 (the ASan/UBSan build) runs a shorter list; VALGRIND=1 a few
+# programs on 2 processes under memcheck, and nothing else.
+
+if [ "${VALGRIND:-0}" = 1 ]; then
+    pass 2 t_support
+    pass 2 t_p2p
+    pass 2 t_exchange
+    pass 2 t_bcast quick
+    pass 2 t_combine quick
+    return 0
+fi
 
 if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 1 2 3 4 5 6 7 8; do pass $np t_support; done
@@ -42,9 +52,30 @@ err "No system context corresponding to BLACS system context handle 55" bad_sysh
 err "BLACS_GRIDEXIT: Trying to exit an already freed context" gridexit_twice
 err "BLACS_GRIDEXIT: Trying to exit non-existent context" gridexit_bad
 err "Cdgesd2d: BLACS out of buffer space" buffer_limit
+err "BLACS_EXIT: 1 buffered sends \(1048576 bytes\) were still not received after 1 s" unreceived_exit
 fail 4 "\{0,2\}, pnum=2, Contxt=0, killed other procs, exiting with error #-1" t_abort
 fail 7 "\{0,3\}, pnum=3, Contxt=0, killed other procs, exiting with error #-1" t_abort
 
 if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 1 2 4 5; do pass $np t_fortran; done
+fi
+
+# Broadcasts and combines: the full sweeps on 1-8 processes; the sanitized
+# build runs them on 6 processes in their quick form.
+if [ "${SANITIZED:-0}" = 0 ]; then
+    for np in 1 2 3 4 6 8; do pass $np t_bcast; done
+    for np in 1 2 3 4 6 8; do pass $np t_combine; done
+else
+    pass 6 t_bcast quick
+    pass 6 t_combine quick
+fi
+
+if [ "${SANITIZED:-0}" = 0 ]; then
+    err "Cdgebs2d: Unknown scope 'Q': SCOPE must be 'R', 'C' or 'A'" bcast_scope
+    err "Czgebr2d: Unknown topology 'x'" bcast_top
+    err "Csgsum2d: Unknown topology '0'" combine_top
+    err "IGAMX2D: Unknown scope 'z'" combine_scope
+    err "Cdgebr2d: the source \{0,1\} is this process" bcast_self
+    err "Cigamx2d: CDEST = 4 is outside the 2 x 2 grid" combine_dest
+    err "Cdgebr2d: the message from process \{0,0\} is longer than" bcast_size
 fi

@@ -7,7 +7,8 @@
 #                                   REGEX (grep -E) on stderr; several patterns
 #                                   joined by ' && ' must all match
 # Processes beyond the machine's cores are oversubscribed.  SANITIZED=1 runs
-# the subset that the AddressSanitizer/UBSan build covers.
+# the subset that the AddressSanitizer/UBSan build covers; VALGRIND=1 (with
+# MPIRUN="mpirun valgrind OPTIONS") the subset run under memcheck.
 set -u
 dir=$1
 MPIRUN=${MPIRUN:-mpirun}
@@ -26,9 +27,13 @@ trap 'rm -rf "$log"' EXIT
 
 mpi() { # NP PROG ARGS... -> status; output in $log/out, $log/err
     local np=$1; shift
-    timeout -k 10 "$limit" "$MPIRUN" $root_flag --oversubscribe -np "$np" \
-        -x ASAN_OPTIONS -x UBSAN_OPTIONS \
-        "$dir/$@" >"$log/out" 2>"$log/err"
+    local runner=() prog=$1
+    shift
+    if [ "${VALGRIND:-0}" = 1 ]; then # MPIRUN="mpirun valgrind ...": split launcher and tool
+        runner=(${MPIRUN#* })
+    fi
+    timeout -k 10 "$limit" ${MPIRUN%% *} $root_flag --oversubscribe -np "$np" \
+        -x ASAN_OPTIONS -x UBSAN_OPTIONS "${runner[@]}" "$dir/$prog" "$@" >"$log/out" 2>"$log/err"
 }
 
 report() { # VERDICT NAME

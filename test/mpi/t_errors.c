@@ -14,6 +14,8 @@
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
+    if (!strcmp(what, "unreceived_exit"))
+        setenv("BLACS_BUFFER_WAIT", "1", 1);
     if (!strcmp(what, "buffer_limit")) { /* read on the first send */
         setenv("BLACS_BUFFER_LIMIT", "200000", 1);
         setenv("BLACS_BUFFER_WAIT", "1", 1);
@@ -81,6 +83,38 @@ int main(int argc, char **argv)
         double *big = calloc(10000, sizeof *big);
         for (int k = 0; k < 100; k++) /* 80 KB each, never received */
             Cdgesd2d(ctxt, 10000, 1, big, 10000, 0, 0);
+    }
+    if (!strcmp(what, "bcast_scope") && actor)
+        Cdgebs2d(ctxt, "Q", " ", 2, 2, a, 2);
+    if (!strcmp(what, "bcast_top")) {
+        if (myrow == 0 && mycol == 0)
+            Czgebs2d(ctxt, "All", "x", 1, 1, a, 1);
+        else
+            Czgebr2d(ctxt, "All", "x", 1, 1, a, 1, 0, 0);
+    }
+    if (!strcmp(what, "combine_top"))
+        Csgsum2d(ctxt, "Row", "0", 1, 1, (float *)a, 1, -1, -1);
+    if (!strcmp(what, "combine_scope") && actor) {
+        int c = ctxt, one = 1, m1 = -1;
+        int ra, ca;
+        igamx2d_(&c, "z", " ", &one, &one, (int *)a, &one, &ra, &ca, &one, &m1, &m1);
+    }
+    if (!strcmp(what, "bcast_self") && actor)
+        Cdgebr2d(ctxt, "Row", " ", 2, 2, a, 2, 0, 1);
+    if (!strcmp(what, "combine_dest")) {
+        int ra[1], ca[1];
+        Cigamx2d(ctxt, "All", " ", 1, 1, (int *)a, 1, ra, ca, 1, 0, 4);
+    }
+    if (!strcmp(what, "bcast_size")) {
+        if (myrow == 0 && mycol == 0)
+            Cdgebs2d(ctxt, "All", "F", 4, 1, a, 4);
+        else
+            Cdgebr2d(ctxt, "All", "F", 3, 1, a, 3, 0, 0);
+    }
+    if (!strcmp(what, "unreceived_exit") && actor) {
+        double *big = calloc(1 << 17, sizeof *big); /* 1 MiB: beyond MPI's eager limit */
+        Cdgesd2d(ctxt, 1 << 17, 1, big, 1 << 17, 0, 0);
+        Cblacs_exit(0);
     }
     /* Nobody gets past this: the erring process aborts the job. */
     MPI_Barrier(MPI_COMM_WORLD);

@@ -67,6 +67,7 @@ program t_fortran
 
      ! every type, to the next process in the column-major ring and back
      call exchange()
+     call scoped()
      call blacs_barrier(ictxt, 'All')
      call blacs_barrier(ictxt, 'Row')
      call blacs_barrier(ictxt, 'column')
@@ -178,5 +179,29 @@ contains
     if (any(cbuf2 /= [(cmplx(prv, k), k = 1, 3)])) call fail('ctrrv2d data')
     if (any(zbuf2 /= reshape([(dcmplx(k, -prv), k = 1, 4)], [2, 2]))) call fail('zgerv2d data')
   end subroutine exchange
+
+  ! broadcasts and combines through the Fortran interface
+  subroutine scoped()
+    integer :: ra(2, 2), ca(2, 2), iv(2, 2)
+    double precision :: v(3)
+    if (myrow == 0 .and. mycol == 0) then
+       v = [1d0, 2d0, 3d0]
+       call dgebs2d(ictxt, 'All', ' ', 3, 1, v, 3)
+    else
+       v = 0
+       call dgebr2d(ictxt, 'All', ' ', 3, 1, v, 3, 0, 0)
+    end if
+    if (any(v /= [1d0, 2d0, 3d0])) call fail('dgebr2d from Fortran')
+    v = [dble(myrow), dble(mycol), 1d0]
+    call dgsum2d(ictxt, 'All', 'T', 3, 1, v, 3, -1, -1)
+    if (v(3) /= nprow * npcol) call fail('dgsum2d from Fortran')
+    iv = myrow * npcol + mycol
+    ra = -9; ca = -9
+    call igamx2d(ictxt, 'Column', 'I', 2, 2, iv, 2, ra, ca, 2, 0, mycol)
+    if (myrow == 0) then
+       if (any(iv /= (nprow - 1) * npcol + mycol) .or. any(ra /= nprow - 1) .or. any(ca /= mycol)) &
+            call fail('igamx2d from Fortran')
+    end if
+  end subroutine scoped
 
 end program t_fortran

@@ -14,73 +14,17 @@
  * size (spec 3.1).
  */
 #include "mpitest.h"
+#include "typed.h"
 
 enum { SENTINEL = 0xA5 };
 
-/* Type-generic access to the public routines, generated per type. */
-typedef struct {
-    void (*gesd)(int, int, int, void *, int, int, int);
-    void (*gerv)(int, int, int, void *, int, int, int);
-    void (*trsd)(int, char *, char *, int, int, void *, int, int, int);
-    void (*trrv)(int, char *, char *, int, int, void *, int, int, int);
-    void (*gesd_f)(int, int, int, void *, int, int, int);
-    void (*trrv_f)(int, char *, char *, int, int, void *, int, int, int);
-    size_t esz;
-    char letter;
-} ops;
-
-#define T_WRAP(v, R, n)                                                                            \
-    static void v##_gesd(int c, int m, int nn, void *a, int l, int r, int k)                       \
-    {                                                                                              \
-        C##v##gesd2d(c, m, nn, (R *)a, l, r, k);                                                    \
-    }                                                                                              \
-    static void v##_gerv(int c, int m, int nn, void *a, int l, int r, int k)                       \
-    {                                                                                              \
-        C##v##gerv2d(c, m, nn, (R *)a, l, r, k);                                                    \
-    }                                                                                              \
-    static void v##_trsd(int c, char *u, char *d, int m, int nn, void *a, int l, int r, int k)     \
-    {                                                                                              \
-        C##v##trsd2d(c, u, d, m, nn, (R *)a, l, r, k);                                              \
-    }                                                                                              \
-    static void v##_trrv(int c, char *u, char *d, int m, int nn, void *a, int l, int r, int k)     \
-    {                                                                                              \
-        C##v##trrv2d(c, u, d, m, nn, (R *)a, l, r, k);                                              \
-    }                                                                                              \
-    static void v##_gesd_f(int c, int m, int nn, void *a, int l, int r, int k)                     \
-    {                                                                                              \
-        v##gesd2d_(&c, &m, &nn, (R *)a, &l, &r, &k);                                               \
-    }                                                                                              \
-    static void v##_trrv_f(int c, char *u, char *d, int m, int nn, void *a, int l, int r, int k)   \
-    {                                                                                              \
-        v##trrv2d_(&c, u, d, &m, &nn, (R *)a, &l, &r, &k);                                         \
-    }                                                                                              \
-    static const ops v##_ops = {v##_gesd, v##_gerv, v##_trsd,   v##_trrv,                          \
-                                v##_gesd_f, v##_trrv_f, n * sizeof(R), #v[0]};
-T_WRAP(i, int, 1)
-T_WRAP(s, float, 1)
-T_WRAP(d, double, 1)
-T_WRAP(c, float, 2)
-T_WRAP(z, double, 2)
-static const ops *types[] = {&i_ops, &s_ops, &d_ops, &c_ops, &z_ops};
+typedef typed_ops ops;
 
 typedef struct {
     char uplo; /* 'G', 'U', 'L' */
     char diag; /* 'U', 'N' */
     int m, n;
 } shape;
-
-static int in_shape(const shape *s, int i, int j)
-{
-    if (s->uplo == 'G')
-        return 1;
-    int unit = s->diag == 'U';
-    if (s->uplo == 'U') {
-        int d = s->m > s->n ? s->m - s->n : 0;
-        return unit ? i - j < d : i - j <= d;
-    }
-    int d = s->n > s->m ? s->n - s->m : 0;
-    return unit ? j - i < d : j - i <= d;
-}
 
 static unsigned char pattern(int sender, int salt, size_t byte) { return (unsigned char)(sender * 37 + salt * 11 + byte * 7 + 1); }
 
@@ -124,7 +68,7 @@ static void one_case(int ctxt, const ops *t, const shape *s, int dr, int dc, int
         size_t e = k < GUARD ? 0 : (k - GUARD) / esz;
         int inside = k >= GUARD && k < br - GUARD && s->n > 0;
         int i = inside ? (int)(e % (size_t)lda_r) : 0, j = inside ? (int)(e / (size_t)lda_r) : 0;
-        inside = inside && i < s->m && j < s->n && in_shape(s, i, j);
+        inside = inside && i < s->m && j < s->n && in_shape(s->uplo, s->diag, s->m, s->n, i, j);
         unsigned char want = SENTINEL;
         if (inside)
             want = pattern(src, salt, GUARD + ((size_t)i + (size_t)j * lda_s) * esz + (k - GUARD) % esz);
@@ -208,7 +152,7 @@ int main(void)
         for (size_t t = 0; t < 5; t++)
             for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
                 for (int h = 0; h < 4; h++, salt++)
-                    one_case(ctxt, types[t], &shapes[s], shifts[h][0], shifts[h][1], salt, salt % 4);
+                    one_case(ctxt, all_types[t], &shapes[s], shifts[h][0], shifts[h][1], salt, salt % 4);
         check_fifo(ctxt);
         check_reshape(ctxt);
         Cblacs_gridexit(ctxt);

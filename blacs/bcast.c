@@ -1,0 +1,88 @@
+/*
+ * blacs/bcast.c - broadcasts: vGEBS2D, vGEBR2D, vTRBS2D, vTRBR2D (spec
+ * section 4), globally blocking, along the topology the TOP letter names.
+ *
+ * The entry point checks the arguments, finds the scope and the route
+ * (topologies/registry.c), takes the scope's message ID, and hands the
+ * topology a contiguous buffer: the user's matrix itself when it is
+ * contiguous (no copy at the source, received in place elsewhere), or a
+ * buffer packed once at the source and forwarded packed.  Receivers may use
+ * another LDA, and for general matrices another M x N of the same size.
+ */
+#include "../topologies/topology.h"
+#include "internal.h"
+
+/* Everything but the data movement, shared by both sides. */
+typedef struct bcast_call {
+    blx_ctx *c;
+    blx_scope *s;
+    blx_shape shape;
+    blx_route route;
+} bcast_call;
+
+static bcast_call prepare(const blx_call *call, int ctxt, const char *scope, const char *top,
+                          const char *uplo, const char *diag, int m, int n, int lda)
+{
+    bcast_call b;
+    b.c = blx_ctx_get(ctxt, call->name);
+    b.s = blx_scope_arg(b.c, call, scope);
+    b.shape = blx_shape_arg(b.c, call, uplo, diag, m, n, lda);
+    if (blx_route_bcast(&b.route, top ? *top : '\0', b.s->np, blx_shape_bytes(&b.shape),
+                        b.c->nr_bs, b.c->nb_bs) != 0) {
+        char t = top ? *top : '?';
+        blx_fatal(ctxt, call->name, "Unknown topology '%c': TOP must be one of ' ', I, D, S, M, F, "
+                  "H, T or 1-9", t);
+    }
+    return b;
+}
+
+static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_source)
+{
+    blx_xfer x = {.ctx = b->c, .routine = call->name, .scope = b->s, .root = root,
+                  .bytes = blx_shape_bytes(&b->shape)};
+    x.tag = blx_msgid_next_scoped(&b->c->ids, b->s->id, root);
+    x.tree = blx_scope_tree(b->s, &b->route, b->c->handle, call->name);
+    blx_buf *buf = NULL;
+    if (blx_shape_contiguous(&b->shape)) {
+        x.buf = A;
+    } else {
+        buf = blx_buf_take(x.bytes, b->c->handle, call->name);
+        x.buf = buf->data;
+        if (is_source)
+            blx_pack(&b->shape, A, x.buf);
+    }
+    (is_source ? b->route.topo->bcast_send : b->route.topo->bcast_recv)(&x);
+    if (buf != NULL) {
+        if (!is_source)
+            blx_unpack(&b->shape, x.buf, A);
+        blx_buf_release(buf);
+    }
+}
+
+void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,
+                    const char *uplo, const char *diag, int m, int n, const void *A, int lda)
+{
+    bcast_call b = prepare(call, ctxt, scope, top, uplo, diag, m, n, lda);
+    if (b.s->np == 1)
+        return;
+    run(call, &b, b.s->me, (void *)A, 1); /* the source's A is only read */
+}
+
+void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const char *top,
+                    const char *uplo, const char *diag, int m, int n, void *A, int lda, int rsrc,
+                    int csrc)
+{
+    bcast_call b = prepare(call, ctxt, scope, top, uplo, diag, m, n, lda);
+    blx_ctx *c = b.c;
+    /* Only the coordinate that varies within the scope is read (spec 4.1). */
+    int row = b.s->id == BLX_SCOPE_ROW ? c->myrow : rsrc;
+    int col = b.s->id == BLX_SCOPE_COL ? c->mycol : csrc;
+    int src = blx_coord_arg(c, call, "RSRC", row, "CSRC", col);
+    int root = b.s->id == BLX_SCOPE_ROW ? col : (b.s->id == BLX_SCOPE_COL ? row : src);
+    if (root == b.s->me)
+        blx_fatal(ctxt, call->name,
+                  "the source {%d,%d} is this process: the source of a broadcast calls the "
+                  "broadcast/send routine, the others the broadcast/receive",
+                  row, col);
+    run(call, &b, root, A, 0);
+}

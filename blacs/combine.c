@@ -1,0 +1,105 @@
+/*
+ * blacs/combine.c - combines: vGSUM2D, vGAMX2D, vGAMN2D (spec section 5),
+ * along the topology the TOP letter names.
+ *
+ * The entry point packs A (and, for AMX/AMN with locations, each element's
+ * "distance") into one contiguous buffer, hands it to the topology, and on
+ * the destination(s) unpacks the result into A and turns distances back into
+ * grid coordinates in RA/CA.  Other processes' A, RA and CA are left as they
+ * were.
+ *
+ * Distances (spec 5.1): a contribution's distance is (my scope index -
+ * destination's) mod np for a single destination, and my scope index for
+ * leave-on-all; on equal absolute values the smaller distance wins.
+ *
+ * Coherence: every leave-on-all combine leaves bitwise identical results on
+ * all members, whatever the TOP: tree and ring topologies compute the result
+ * once, at member 0, and broadcast it; the bidirectional exchange ('H', and
+ * the default for leave-on-all) makes both members of each pair compute the
+ * same operation on the same operands.  Repeatability (BLACS_SET 15): fan-ins
+ * then fold their children in a fixed order instead of arrival order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../topologies/topology.h"
+#include "internal.h"
+#include "ops.h"
+
+/* Member index -> grid coordinates, in scope s of context c. */
+static void member_coords(const blx_ctx *c, const blx_scope *s, int member, int *row, int *col)
+{
+    int g = blx_scope_rank(s, member);
+    *row = g / c->npcol;
+    *col = g % c->npcol;
+}
+
+void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top,
+                 int m, int n, void *A, int lda, int *rA, int *cA, int ldia, int rdest, int cdest)
+{
+    blx_ctx *c = blx_ctx_get(ctxt, call->name);
+    blx_scope *s = blx_scope_arg(c, call, scope);
+    blx_shape shape = blx_shape_arg(c, call, NULL, NULL, m, n, lda);
+
+    /* Destination: RDEST or CDEST = -1 leaves the result everywhere; a row
+     * scope reads only CDEST, a column scope only RDEST (spec 5.2). */
+    int all = rdest == -1 || cdest == -1, dest = 0;
+    if (!all) {
+        int row = s->id == BLX_SCOPE_ROW ? c->myrow : rdest;
+        int col = s->id == BLX_SCOPE_COL ? c->mycol : cdest;
+        int v = blx_coord_arg(c, call, "RDEST", row, "CDEST", col);
+        dest = s->id == BLX_SCOPE_ROW ? col : (s->id == BLX_SCOPE_COL ? row : v);
+    }
+    blx_reduce op = {(blx_opkind)kind, call->type, blx_shape_count(&shape),
+                     kind != BLX_OP_SUM && ldia != -1};
+    if (op.located && ldia < m)
+        ldia = m; /* as LDA: silently at least M */
+    size_t bytes = blx_reduce_bytes(&op);
+    blx_route route;
+    if (blx_route_combine(&route, top ? *top : '\0', s->np, bytes, all, c->nr_co, c->nb_co) != 0)
+        blx_fatal(ctxt, call->name,
+                  "Unknown topology '%c': TOP must be one of ' ', I, D, S, M, F, H, T or 1-9",
+                  top ? *top : '?');
+    int tag = blx_msgid_next_scoped(&c->ids, s->id, dest);
+    int tag2 = all ? blx_msgid_next_scoped(&c->ids, s->id, dest) : 0;
+
+    int mine_out = all || s->me == dest;
+    if (s->np == 1) { /* nothing to combine; locations are our own */
+        for (int j = 0; op.located && j < n; j++)
+            for (int i = 0; i < m; i++) {
+                rA[i + (size_t)j * ldia] = c->myrow;
+                cA[i + (size_t)j * ldia] = c->mycol;
+            }
+        return;
+    }
+
+    blx_buf *b = blx_buf_take(bytes, ctxt, call->name);
+    blx_pack(&shape, A, b->data);
+    int *loc = blx_reduce_locs(&op, b->data);
+    int mydist = all ? s->me : (s->me - dest + s->np) % s->np;
+    for (size_t k = 0; loc != NULL && k < op.n; k++)
+        loc[k] = mydist;
+
+    blx_xfer x = {.ctx = c, .routine = call->name, .scope = s, .root = dest, .tag = tag,
+                  .buf = b->data, .bytes = bytes, .merge = blx_merge, .op = &op,
+                  .unit = op.located ? 0 : blx_types[op.type].esz,
+                  .ordered = c->topsrepeat != 0, .leave_on_all = all, .rebcast_tag = tag2};
+    if (route.shape != NULL)
+        x.tree = blx_scope_tree(s, &route, ctxt, call->name);
+    if (all && route.shape != NULL) {
+        blx_route spread = blx_route_rebroadcast();
+        x.rebcast = blx_scope_tree(s, &spread, ctxt, call->name);
+    }
+    route.topo->combine(&x);
+
+    if (mine_out) {
+        blx_unpack(&shape, b->data, A);
+        for (int j = 0; loc != NULL && j < n; j++)
+            for (int i = 0; i < m; i++) {
+                int d = loc[i + (size_t)j * m];
+                member_coords(c, s, all ? d : (d + dest) % s->np, &rA[i + (size_t)j * ldia],
+                              &cA[i + (size_t)j * ldia]);
+            }
+    }
+    blx_buf_release(b);
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# test/conformance/run.sh LIB - the official ScaLAPACK BLACS tester (xCbtest
+# and xFbtest, Debian package scalapack-mpi-test) run against LIB instead of
+# the reference BLACS it was linked with, by LD_PRELOAD.
+#
+# The input files here widen Debian's: every TOP letter for broadcasts and
+# combines, 4 point-to-point pairs, grids up to 8 processes with idle
+# processes and non-power-of-two scopes (2x4 4x2 1x8 8x1 3x2, and 2x2 4x1 1x4
+# 3x2 2x3 1x6 for point-to-point).
+#
+# The tester always ends in a deliberate BLACS_ABORT (mpirun exit 255) and its
+# upstream wrapper only greps "DONE BLACS_GRIDEXIT", so the output is parsed:
+# every summary line must report 0 FAILED, every AUX test must pass (the
+# timing-dependent REPEATABLE SUM test may report SKIPPED), the abort must end
+# every process, and the banner must show this library's debug level (1; the
+# reference reports 0), proving the preload took effect.
+set -u
+lib=$(readlink -f "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+bindir=${BLACS_TESTER_DIR:-/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests}
+np=${CONFORMANCE_NP:-8}
+root_flag=""
+[ "$(id -u)" = 0 ] && root_flag="--allow-run-as-root"
+status=0
+
+for tester in xCbtest xFbtest; do
+    if [ ! -x "$bindir/$tester" ]; then
+        echo "conformance: $bindir/$tester not found (apt-get install scalapack-mpi-test)"
+        exit 1
+    fi
+    work=$(mktemp -d)
+    cp "$here"/*.dat "$work"/
+    t0=$SECONDS
+    (cd "$work" && timeout -k 10 900 mpirun $root_flag --oversubscribe -np "$np" \
+        -x GFORTRAN_UNBUFFERED_PRECONNECTED=y -x LD_PRELOAD="$lib" \
+        "$bindir/$tester" >out.txt 2>err.txt)
+    rc=$?
+    out=$work/out.txt
+    err=$work/err.txt
+    problems=()
+    grep -q "BLACS DEBUG LEVEL = 1" "$out" || problems+=("banner does not show this library (debug level 1): was it preloaded?")
+    summaries=$(grep -E "(SDRV|BSBR|SUM|AMX|AMN) TESTS:" "$out" | grep -v "BEGIN")
+    nsum=$(printf '%s\n' "$summaries" | grep -c .)
+    [ "$nsum" -eq 22 ] || problems+=("expected 22 summary lines (5 SDRV, 5 BSBR, 12 combine), found $nsum")
+    bad=$(printf '%s\n' "$summaries" | grep -Ev "( 0 FAILED\.|PASSED ALL [0-9]+ TESTS\.)$")
+    [ -z "$bad" ] || problems+=("summary lines with failures: $bad")
+    for t in "BLACS_PNUM/BLACS_PCOORD TEST" "BLACS_GRIDMAP TEST" \
+             "LOCALLY-BLOCKING CONTIGUOUS SEND TEST" "LOCALLY-BLOCKING NON-CONTIGUOUS SEND TEST" \
+             "BLACS_SET/BLACS_GET TESTS"; do
+        grep -q "PASSED  $t" "$out" || problems+=("AUX: $t did not pass")
+    done
+    grep -Eq "(PASSED |SKIPPED) REPEATABLE SUM TEST" "$out" || problems+=("AUX: REPEATABLE SUM TEST failed")
+    for t in BLACS_FREEBUFF BARRIER BLACS_GRIDEXIT; do
+        grep -q "DONE $t" "$out" || problems+=("AUX: $t not done")
+    done
+    grep -q "FAILED " "$out" && grep "FAILED " "$out" | grep -qv " 0 FAILED" && problems+=("a test reported FAILED")
+    grep -q "killed other procs, exiting with error #-1" "$err" || problems+=("BLACS_ABORT message missing")
+    [ "$rc" -eq 255 ] || problems+=("mpirun exit status $rc, expected 255 from BLACS_ABORT(-1) (124: timeout)")
+
+    echo "== $tester on $np processes ($((SECONDS - t0)) s, exit status $rc)"
+    printf '%s\n' "$summaries" | sed 's/^/   /'
+    grep -E "^ (PASSED|SKIPPED|FAILED|DONE) " "$out" | sed 's/^/   /'
+    if [ ${#problems[@]} -eq 0 ]; then
+        echo "   conformance: $tester passed"
+    else
+        status=1
+        printf '   PROBLEM: %s\n' "${problems[@]}"
+        echo "   (output kept in $work)"
+        continue
+    fi
+    rm -rf "$work"
+done
+exit $status

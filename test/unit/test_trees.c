@@ -1,0 +1,218 @@
+/*
+ * test/unit/test_trees.c - the broadcast and combine trees of every topology
+ * (topologies/), without MPI, for np = 1..64 and every root.
+ *
+ * Every tree must be a spanning tree (each member receives exactly once, from
+ * a member that received earlier), for every root once rotated to absolute
+ * member numbers.  Its schedule must match LAWN 73 section 4.3 and Table 9:
+ *   rings I, D:          np - 1 steps, one send per step, source sends 1
+ *   split ring S:        ceil((np-1)/2) steps, source sends 2
+ *   multiring M (N_r):   ceil((np-1)/N_r) steps, N_r sends in step 1, source sends N_r
+ *   fully connected F:   1 step, source sends np - 1
+ *   hypercube H:         log2 np steps, 2^(i-1) sends in step i, source sends log2 np
+ *   general tree (N_b):  H_t = ceil(log_{N_b+1} np) steps, source sends
+ *                        N_b (H_t - 1) + N_is, N_is = ceil(np / (N_b+1)^(H_t-1)) - 1;
+ *                        N_b = 1 (the 1-tree): 2^(i-1) sends in step i
+ * Combine trees: rings end at the destination and flow in the letter's
+ * direction.  The registry: fallbacks, clamping, unknown letters, the default.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../topologies/topology.h"
+#include "check.h"
+
+static int ceil_log(int base, int n) /* smallest h with base^h >= n */
+{
+    int h = 0;
+    long long p = 1;
+    while (p < n) {
+        p *= base;
+        h++;
+    }
+    return h;
+}
+
+static int source_sends(const blx_tree *t) { return blx_tree_nkids(t, 0); }
+
+static int sends_in_step(const blx_tree *t, int step)
+{
+    int n = 0;
+    for (int r = 1; r < t->np; r++)
+        n += t->step[r] == step;
+    return n;
+}
+
+/* Spanning tree, for every root, seen the way the walker sees it. */
+static void check_spanning(const blx_tree *t, const char *what)
+{
+    int np = t->np;
+    int *got = calloc((size_t)np, sizeof *got);
+    for (int root = 0; root < np; root++) {
+        memset(got, 0, (size_t)np * sizeof *got);
+        for (int me = 0; me < np; me++) {
+            int rel = (me - root + np) % np;
+            const int *k = blx_tree_kids(t, rel);
+            for (int i = 0; i < blx_tree_nkids(t, rel); i++) {
+                int child = (k[i] + root) % np;
+                got[child]++;
+                CHECK(t->parent[k[i]] == rel, "%s np=%d: child %d does not name its parent", what, np, k[i]);
+                CHECK(t->step[k[i]] > t->step[rel], "%s np=%d: %d receives before its parent", what, np, k[i]);
+            }
+        }
+        for (int m = 0; m < np; m++)
+            CHECK(got[m] == (m != root), "%s np=%d root=%d: member %d receives %d times", what, np,
+                  root, m, got[m]);
+    }
+    free(got);
+}
+
+static blx_tree *tree_of(blx_tree_shape shape, int np, char key, int param, const char *what)
+{
+    blx_tree *t = blx_tree_build(np, shape, key, param);
+    CHECK(t != NULL, "%s np=%d: tree not built", what, np);
+    if (t != NULL)
+        check_spanning(t, what);
+    return t;
+}
+
+static void check_bcast_schedules(int np)
+{
+    int others = np - 1;
+    for (const char *k = "ID"; *k; k++) {
+        blx_tree *t = tree_of(blx_topo_ring.tree, np, *k, 0, "ring");
+        if (!t)
+            continue;
+        CHECK(t->nsteps == others && source_sends(t) == (np > 1), "ring %c np=%d: %d steps, %d source sends", *k, np, t->nsteps, source_sends(t));
+        for (int s = 1; s <= t->nsteps; s++)
+            CHECK(sends_in_step(t, s) == 1, "ring np=%d step %d", np, s);
+        if (np > 2)
+            CHECK(blx_tree_kids(t, 0)[0] == (*k == 'I' ? 1 : np - 1), "ring %c goes the wrong way", *k);
+        blx_tree_free(t);
+    }
+    blx_tree *t = tree_of(blx_topo_split_ring.tree, np, 'S', 0, "split ring");
+    if (t) {
+        CHECK(t->nsteps == (others + 1) / 2, "split ring np=%d: %d steps", np, t->nsteps);
+        CHECK(source_sends(t) == (others < 2 ? others : 2), "split ring np=%d: %d source sends", np, source_sends(t));
+        if (np > 1)
+            CHECK(blx_tree_kids(t, 0)[0] == 1, "split ring: increasing direction first");
+        blx_tree_free(t);
+    }
+    for (int nr = -others; nr <= others; nr++) {
+        if (nr == 0)
+            continue;
+        int R = abs(nr);
+        t = tree_of(blx_topo_multiring.tree, np, 'M', nr, "multiring");
+        if (!t)
+            continue;
+        CHECK(t->nsteps == (others + R - 1) / R, "multiring np=%d N_r=%d: %d steps", np, nr, t->nsteps);
+        CHECK(source_sends(t) == R && sends_in_step(t, 1) == R, "multiring np=%d N_r=%d: source %d", np, nr, source_sends(t));
+        CHECK(blx_tree_kids(t, 0)[0] == (nr > 0 ? 1 : np - 1), "multiring np=%d N_r=%d: nearest ring first", np, nr);
+        blx_tree_free(t);
+    }
+    t = tree_of(blx_topo_fully_connected.tree, np, 'F', 0, "fully connected");
+    if (t) {
+        CHECK(t->nsteps == (np > 1) && source_sends(t) == others, "F np=%d", np);
+        blx_tree_free(t);
+    }
+    if ((np & (np - 1)) == 0) {
+        t = tree_of(blx_topo_hypercube.tree, np, 'H', 0, "hypercube");
+        if (t) {
+            int lg = ceil_log(2, np);
+            CHECK(t->nsteps == lg && source_sends(t) == lg, "H np=%d: %d steps %d sends", np, t->nsteps, source_sends(t));
+            for (int s = 1; s <= lg; s++)
+                CHECK(sends_in_step(t, s) == 1 << (s - 1), "H np=%d: %d sends in step %d", np, sends_in_step(t, s), s);
+            if (np > 1)
+                CHECK(blx_tree_kids(t, 0)[0] == 1, "H: nearest node first");
+            blx_tree_free(t);
+        }
+    }
+    for (int nb = 1; nb <= 12; nb++) {
+        t = tree_of(blx_topo_general_tree.tree, np, nb <= 9 ? (char)('0' + nb) : 'T', nb, "general tree");
+        if (!t)
+            continue;
+        int ht = ceil_log(nb + 1, np);
+        long long pw = 1;
+        for (int i = 0; i + 1 < ht; i++)
+            pw *= nb + 1;
+        int nis = ht ? (int)((np + pw - 1) / pw) - 1 : 0;
+        CHECK(t->nsteps == ht, "tree N_b=%d np=%d: %d steps, H_t=%d", nb, np, t->nsteps, ht);
+        CHECK(source_sends(t) == (ht ? nb * (ht - 1) + nis : 0), "tree N_b=%d np=%d: %d source sends, expected %d",
+              nb, np, source_sends(t), nb * (ht - 1) + nis);
+        if (nb == 1 && (np & (np - 1)) == 0)
+            for (int s = 1; s <= ht; s++)
+                CHECK(sends_in_step(t, s) == 1 << (s - 1), "1-tree np=%d step %d: %d sends", np, s, sends_in_step(t, s));
+        if (nb == 1 && np > 2)
+            CHECK(blx_tree_kids(t, 0)[0] == 1 << (ht - 1), "1-tree np=%d: farthest node first", np);
+        blx_tree_free(t);
+    }
+}
+
+static void check_combine_trees(int np)
+{
+    for (int b = 0; blx_topologies[b]; b++) {
+        const blx_topology *tp = blx_topologies[b];
+        if (tp->combine_tree == NULL)
+            continue;
+        for (const char *k = tp->keys; *k; k++) {
+            blx_tree *t = tree_of(tp->combine_tree, np, *k, *k == 'M' ? 2 : 2, tp->name);
+            if (t && np > 2 && (*k == 'I' || *k == 'D')) {
+                /* 'I': d+1 -> d+2 -> ... -> d-1 -> d */
+                int dir = *k == 'I' ? 1 : -1;
+                for (int r = 1; r < np; r++)
+                    CHECK(t->parent[r] == ((r + dir) % np + np) % np, "%c combine np=%d: %d sends to %d", *k, np, r, t->parent[r]);
+            }
+            blx_tree_free(t);
+        }
+    }
+}
+
+static void check_registry(void)
+{
+    blx_route r;
+    CHECK(blx_route_bcast(&r, 'h', 8, 100, 1, 1) == 0 && r.topo == &blx_topo_hypercube, "H on 8");
+    CHECK(blx_route_bcast(&r, 'H', 6, 100, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
+          "H on 6 falls back to the 1-tree");
+    CHECK(blx_route_combine(&r, 'H', 6, 100, 1, 1, 1) == 0 && r.topo == &blx_topo_hypercube && r.shape == NULL,
+          "leave-on-all H is the exchange on any size");
+    CHECK(blx_route_combine(&r, 'H', 8, 100, 0, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
+          "leave-on-one H falls back to the 1-tree");
+    CHECK(blx_route_bcast(&r, 't', 5, 100, 1, 9) == 0 && r.param == 4, "T clamps N_b to np-1: %d", r.param);
+    CHECK(blx_route_bcast(&r, '3', 9, 100, 1, 7) == 0 && r.param == 3 && r.key == 'T', "digit 3");
+    CHECK(blx_route_bcast(&r, 'm', 4, 100, -9, 1) == 0 && r.param == -3, "M clamps to -(np-1): %d", r.param);
+    CHECK(blx_route_combine(&r, 'M', 4, 100, 0, 2, 1) == 0 && r.param == 2 && r.shape == blx_topo_multiring.combine_tree,
+          "combine M uses NR_CO and the combine tree");
+    CHECK(blx_route_bcast(&r, 'x', 4, 100, 1, 1) == -1, "unknown letter accepted");
+    CHECK(blx_route_bcast(&r, '0', 4, 100, 1, 1) == -1, "0 is not a topology");
+    CHECK(blx_route_combine(&r, '\0', 4, 100, 0, 1, 1) == -1, "NUL is not a topology");
+    CHECK(blx_route_bcast(&r, ' ', 4, 8, 1, 1) == 0 && r.topo != NULL, "default broadcast");
+    CHECK(blx_route_combine(&r, ' ', 4, 8, 1, 1, 1) == 0 && r.topo != NULL, "default combine");
+    const char *letters = " IDSHFMT123456789";
+    for (const char *l = letters; *l; l++) {
+        CHECK(blx_route_bcast(&r, *l, 7, 64, 2, 2) == 0, "broadcast letter '%c' refused", *l);
+        CHECK(blx_route_combine(&r, *l, 7, 64, 0, 2, 2) == 0, "combine letter '%c' refused", *l);
+        CHECK(blx_route_combine(&r, *l, 7, 64, 1, 2, 2) == 0, "leave-on-all letter '%c' refused", *l);
+    }
+}
+
+int main(void)
+{
+    for (int np = 1; np <= 64; np++) {
+        check_bcast_schedules(np);
+        check_combine_trees(np);
+    }
+    check_registry();
+    /* the pictures in the topology files */
+    blx_tree *t = blx_tree_build(9, blx_topo_general_tree.tree, '2', 2);
+    CHECK(t && blx_tree_nkids(t, 0) == 4 && blx_tree_kids(t, 0)[0] == 6 && blx_tree_kids(t, 0)[1] == 3 &&
+              blx_tree_kids(t, 0)[2] == 2 && blx_tree_kids(t, 0)[3] == 1,
+          "N_b = 2, np = 9 tree differs from general_tree.c's picture");
+    blx_tree_free(t);
+    t = blx_tree_build(8, blx_topo_multiring.tree, 'M', 3);
+    CHECK(t && blx_tree_nkids(t, 0) == 3 && blx_tree_kids(t, 0)[1] == 4 && blx_tree_kids(t, 0)[2] == 6 &&
+              t->parent[3] == 2 && t->parent[5] == 4 && t->parent[7] == 6,
+          "multiring np = 8, N_r = 3 differs from multiring.c's picture");
+    blx_tree_free(t);
+    printf("test_trees: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
+    return check_failures() != 0;
+}

@@ -1,0 +1,32 @@
+/*
+ * topologies/fully_connected.c - fully connected, TOP 'F'.  LAWN 73 Table 10.
+ *
+ *      0 --> 1, 2, 3, ..., np-1       (nearest first, all in step 1)
+ *
+ * The source sends to every member itself: a multiring with np - 1 rings.
+ *   cost: source (np - 1) T_s; maximum (np - 2) T_s + T_c; one step
+ * Combine: every member sends to the destination, which folds np - 1
+ * messages, in arrival order (in member order when repeatable): a tree with
+ * np - 1 branches.
+ * Any np works.
+ */
+#include "topology.h"
+
+static void fully_connected_tree(blx_tree *t, char key, int param)
+{
+    (void)key, (void)param;
+    for (int r = 1; r < t->np; r++)
+        blx_tree_edge(t, 0, r, 1);
+}
+
+const blx_topology blx_topo_fully_connected = {
+    .keys = "F",
+    .name = "fully connected",
+    .description = "the source sends to every other member directly",
+    .tree = fully_connected_tree,
+    .bcast_send = blx_tree_bcast,
+    .bcast_recv = blx_tree_bcast,
+    .combine_tree = fully_connected_tree,
+    .combine = blx_tree_combine,
+    .flags = 0,
+};

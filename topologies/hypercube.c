@@ -1,0 +1,99 @@
+/*
+ * topologies/hypercube.c - TOP 'H': hypercube broadcast, nearest node first
+ * (LAWN 73 section 4.3.2, after van de Geijn), and the bidirectional-exchange
+ * combine (LAWN 73 section 5.4.2; recursive doubling in MPICH's terms).
+ *
+ * Broadcast, np a power of two: at step b + 1 every holder r (r < 2^b)
+ * sends to r + 2^b, so node 0 sends to 1, 2, 4, ... and a node forwards along
+ * every dimension above the one it received on.  np = 8:
+ *
+ *   step 1:  0->1
+ *   step 2:  0->2  1->3
+ *   step 3:  0->4  1->5  2->6  3->7
+ *
+ *   cost: source log2(np) T_s; maximum log2(np) T_c; steps log2(np);
+ *         2^(i-1) sends in step i
+ * Non-power-of-two np: the registry falls back to the 1-tree, as the
+ * reference does.
+ *
+ * Combine, leave-on-all only (a single destination falls back to the
+ * 1-tree): with p the largest power of two <= np, members p..np-1 first fold
+ * their data into members 0..np-p-1; then in step k every member r < p swaps
+ * its partial result with r XOR 2^k and both combine the pair; finally the
+ * folded members get the result back.  np = 6 (p = 4):
+ *
+ *   fold:     4->0  5->1
+ *   step 1:   0<->1  2<->3
+ *   step 2:   0<->2  1<->3
+ *   unfold:   0->4  1->5
+ *
+ *   cost: log2(p) (alpha + n beta + n gamma), plus 2 (alpha + n beta) + n gamma
+ *         when np is not a power of two (LAWN 73: log2(np)(T_c + T_o) when sends
+ *         and receives overlap)
+ * Coherent and repeatable: both members of a pair compute "lower half (op)
+ * upper half" from the same two operands, so all members hold the same bits
+ * after every step, and the order of operations never depends on timing.
+ * (The reference's exchange is neither, unless TOPSCOHRNT is set.)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "topology.h"
+
+static void hypercube_tree(blx_tree *t, char key, int param)
+{
+    (void)key, (void)param;
+    int step = 1;
+    for (int bit = 1; bit < t->np; bit <<= 1, step++)
+        for (int r = 0; r < bit && r + bit < t->np; r++)
+            blx_tree_edge(t, r, r + bit, step);
+}
+
+static void exchange_combine(const blx_xfer *x)
+{
+    const blx_scope *s = x->scope;
+    int np = s->np, me = s->me, p = 1;
+    while (p * 2 <= np)
+        p *= 2;
+    char stackbuf[512], *tmp = stackbuf;
+    if (x->bytes > sizeof stackbuf && (tmp = malloc(x->bytes)) == NULL)
+        blx_fatal(x->ctx->handle, x->routine, "out of memory for a %zu-byte combine", x->bytes);
+
+    if (me >= p) { /* fold in, wait for the answer */
+        int partner = blx_scope_rank(s, me - p);
+        blx_send_bytes(x->ctx, x->routine, x->buf, x->bytes, partner, x->tag);
+        blx_recv_bytes(x->ctx, x->routine, x->buf, x->bytes, partner, x->tag);
+    } else {
+        if (me < np - p) {
+            blx_recv_bytes(x->ctx, x->routine, tmp, x->bytes, blx_scope_rank(s, me + p), x->tag);
+            x->merge(x->op, x->buf, tmp, x->bytes);
+        }
+        for (int mask = 1; mask < p; mask <<= 1) {
+            int partner = me ^ mask;
+            blx_sendrecv_bytes(x->ctx, x->routine, x->buf, tmp, x->bytes,
+                               blx_scope_rank(s, partner), x->tag);
+            if (me < partner) { /* buf is the lower half's */
+                x->merge(x->op, x->buf, tmp, x->bytes);
+            } else {
+                x->merge(x->op, tmp, x->buf, x->bytes);
+                memcpy(x->buf, tmp, x->bytes);
+            }
+        }
+        if (me < np - p)
+            blx_send_bytes(x->ctx, x->routine, x->buf, x->bytes, blx_scope_rank(s, me + p), x->tag);
+    }
+    if (tmp != stackbuf)
+        free(tmp);
+}
+
+const blx_topology blx_topo_hypercube = {
+    .keys = "H",
+    .name = "hypercube",
+    .description = "hypercube broadcast (powers of two); bidirectional exchange combine (leave-on-all)",
+    .tree = hypercube_tree,
+    .bcast_send = blx_tree_bcast,
+    .bcast_recv = blx_tree_bcast,
+    .combine_tree = NULL,
+    .combine = exchange_combine,
+    .flags = BLX_TOPO_LEAVE_ON_ALL_ONLY | BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT,
+};

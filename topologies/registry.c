@@ -1,0 +1,146 @@
+/*
+ * topologies/registry.c - TOP letter -> topology, the documented fallbacks,
+ * the default topology, and the per-scope tree cache.
+ *
+ * Fallbacks (every member computes them identically):
+ *   broadcast 'H' on a scope whose size is not a power of two -> 1-tree;
+ *   combine 'H' when the result goes to one process -> 1-tree (bidirectional
+ *   exchange leaves the result everywhere; it handles any size itself);
+ *   '1'..'9' and 'T' are one topology; N_b >= np - 1 is the same tree as
+ *   N_b = np - 1 (the root reaches everybody in one level);
+ *   'M' clamps |N_r| to np - 1.
+ * The default ' ' is looked up in a table by operation and message size.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "topology.h"
+
+const blx_topology *const blx_topologies[] = {
+    &blx_topo_ring,      &blx_topo_split_ring,   &blx_topo_multiring, &blx_topo_fully_connected,
+    &blx_topo_hypercube, &blx_topo_general_tree, NULL,
+};
+
+const blx_topology *blx_topology_find(char top)
+{
+    char key = blx_upper(&top);
+    if (key == '\0')
+        return NULL;
+    for (int i = 0; blx_topologies[i] != NULL; i++)
+        for (const char *k = blx_topologies[i]->keys; *k; k++)
+            if (*k == key)
+                return blx_topologies[i];
+    return NULL;
+}
+
+/* The default topology ' ': the first row of the operation's table whose
+ * max_bytes is not exceeded.  Pure data, so every member picks the same. */
+typedef struct {
+    size_t max_bytes;
+    char top;
+} default_row;
+
+static const default_row default_bcast[] = {
+    {SIZE_MAX, '1'}, /* binomial tree, pipelined in segments when large */
+};
+static const default_row default_reduce[] = {
+    {SIZE_MAX, '1'}, /* binomial fan-in to the destination */
+};
+static const default_row default_allreduce[] = {
+    {SIZE_MAX, 'H'}, /* bidirectional exchange: log2(np) steps, coherent */
+};
+
+static char default_top(const default_row *table, size_t bytes)
+{
+    size_t i = 0;
+    while (bytes > table[i].max_bytes)
+        i++;
+    return table[i].top;
+}
+
+static int is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
+static int clamp(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+/* Letter, fallbacks and number, common to both operations. */
+static int route(blx_route *r, char key, int np, int rings, int branches, int combine,
+                 int leave_on_all)
+{
+    const blx_topology *t = blx_topology_find(key);
+    if (t == NULL)
+        return -1;
+    int most = np > 1 ? np - 1 : 1;
+    if (t == &blx_topo_hypercube && (combine ? !leave_on_all : !is_power_of_two(np))) {
+        t = &blx_topo_general_tree;
+        key = '1';
+    }
+    r->topo = t;
+    r->key = key;
+    r->param = 0;
+    if (t == &blx_topo_general_tree) {
+        r->param = clamp(key == 'T' ? branches : key - '0', 1, most);
+        r->key = 'T'; /* '3' and 'T' with N_b = 3 share one cached tree */
+    } else if (t == &blx_topo_multiring) {
+        r->param = rings < 0 ? -clamp(-rings, 1, most) : clamp(rings, 1, most);
+    }
+    r->shape = combine ? t->combine_tree : t->tree;
+    return 0;
+}
+
+int blx_route_bcast(blx_route *r, char top, int np, size_t bytes, int nr_bs, int nb_bs)
+{
+    char key = blx_upper(&top);
+    if (key == ' ')
+        key = default_top(default_bcast, bytes);
+    return route(r, key, np, nr_bs, nb_bs, 0, 0);
+}
+
+int blx_route_combine(blx_route *r, char top, int np, size_t bytes, int leave_on_all, int nr_co,
+                      int nb_co)
+{
+    char key = blx_upper(&top);
+    if (key == ' ')
+        key = default_top(leave_on_all ? default_allreduce : default_reduce, bytes);
+    return route(r, key, np, nr_co, nb_co, 1, leave_on_all);
+}
+
+blx_route blx_route_rebroadcast(void)
+{
+    blx_route r = {&blx_topo_general_tree, blx_topo_general_tree.tree, 'T', 1};
+    return r;
+}
+
+/* Least recently used replacement: the two trees one combine asks for in a
+ * row can never push each other out. */
+const blx_tree *blx_scope_tree(blx_scope *s, const blx_route *r, int ctxt, const char *routine)
+{
+    blx_tree_slot *victim = &s->trees[0];
+    for (int i = 0; i < BLX_TREE_CACHE; i++) {
+        blx_tree_slot *slot = &s->trees[i];
+        if (slot->tree && slot->shape == r->shape && slot->key == r->key && slot->param == r->param) {
+            slot->used = ++s->tree_clock;
+            return slot->tree;
+        }
+        if (slot->used < victim->used)
+            victim = slot;
+    }
+    blx_tree *t = blx_tree_build(s->np, r->shape, r->key, r->param);
+    if (t == NULL)
+        blx_fatal(ctxt, routine, "cannot build the %s tree for %d processes (out of memory?)",
+                  r->topo->name, s->np);
+    blx_tree_slot *slot = victim;
+    slot->used = ++s->tree_clock;
+    blx_tree_free(slot->tree);
+    slot->shape = r->shape;
+    slot->key = r->key;
+    slot->param = r->param;
+    slot->tree = t;
+    return t;
+}
+
+void blx_scope_trees_free(blx_scope *s)
+{
+    for (int i = 0; i < BLX_TREE_CACHE; i++) {
+        blx_tree_free(s->trees[i].tree);
+        s->trees[i].tree = NULL;
+    }
+}

@@ -1,0 +1,50 @@
+/*
+ * topologies/ring.c - unidirectional rings, TOP 'I' (increasing) and 'D'
+ * (decreasing).  LAWN 73 section 4.3.1.
+ *
+ *   'I', source 0, np = 6:   0 -> 1 -> 2 -> 3 -> 4 -> 5
+ *   'D':                     0 -> 5 -> 4 -> 3 -> 2 -> 1
+ *
+ * The quietest broadcast: one message in flight at a time.  The source sends
+ * once; the last process waits np - 1 communications.
+ *   cost: source T_s; maximum (np - 1) T_c; steps np - 1
+ *         (alpha-beta: (np - 1)(alpha + n beta), or about
+ *          (np - 2 + k)(alpha + n beta / k) with the k-segment pipelining
+ *          of tree_walk.c)
+ * Consecutive broadcasts in the ring's direction pipeline: once the first has
+ * ordered the processes, each further one costs about T_c.
+ * Combine: the same ring ending at the destination (one child per node, so
+ * contributions are always folded in the same order: repeatable); leave-on-all
+ * combines at member 0 and spreads the result with a binomial tree.
+ * Any np works; nothing special for non-powers of two.
+ */
+#include "topology.h"
+
+static void ring_tree(blx_tree *t, char key, int param)
+{
+    (void)param;
+    if (key == 'D')
+        blx_tree_chain(t, 0, t->np - 1, t->np - 1, -1, 1);
+    else
+        blx_tree_chain(t, 0, 1, t->np - 1, +1, 1);
+}
+
+/* Combines: one ring ending at the destination, flowing in the letter's
+ * direction ('I': d+1 -> d+2 -> ... -> d-1 -> d), i.e. the opposite ring
+ * walked backwards. */
+static void ring_combine_tree(blx_tree *t, char key, int param)
+{
+    ring_tree(t, key == 'I' ? 'D' : 'I', param);
+}
+
+const blx_topology blx_topo_ring = {
+    .keys = "ID",
+    .name = "ring",
+    .description = "unidirectional ring: increasing (I) or decreasing (D) process order",
+    .tree = ring_tree,
+    .bcast_send = blx_tree_bcast,
+    .bcast_recv = blx_tree_bcast,
+    .combine_tree = ring_combine_tree,
+    .combine = blx_tree_combine,
+    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_REPEATABLE,
+};

@@ -1,0 +1,120 @@
+/*
+ * topologies/topology.h - what a topology is, and the registry keyed by the
+ * TOP character.
+ *
+ * A topology is one file exporting one descriptor: the TOP letters it
+ * answers to, a name, a one-line description, the tree it broadcasts along,
+ * the functions that run a broadcast (send and receive side) and flags.  A
+ * topology never sees M, N, LDA or a type: it gets a scope, a root and a
+ * packed contiguous buffer (blx_xfer).
+ *
+ * The registry (registry.c) maps a TOP letter to a route: the descriptor, the
+ * tree's letter and its number (rings, branches) after the documented
+ * fallbacks and the choice of the default topology ' '.  Every member of a
+ * scope must reach the same route, so routes depend only on values all
+ * members share: the letter, the scope size, the message size and the
+ * context's BLACS_SET values.
+ */
+#ifndef BLX_TOPOLOGY_H
+#define BLX_TOPOLOGY_H
+
+#include <stddef.h>
+
+#include "../blacs/internal.h"
+#include "tree.h"
+
+/* Folds 'bytes' bytes of 'in' into 'acc' (a combine's element operation,
+ * opaque to the topology). */
+typedef void (*blx_merge_fn)(const void *op, void *acc, const void *in, size_t bytes);
+
+/* One broadcast or combine in progress, as a topology sees it. */
+typedef struct blx_xfer {
+    const blx_ctx *ctx;
+    const char *routine;     /* for error reports */
+    const blx_scope *scope;
+    int root;                /* scope member at the root of the tree */
+    int tag;                 /* scoped message ID of this operation */
+    char *buf;               /* packed data: the source's, or where it is received;
+                                for a combine, this process's contribution and the result */
+    size_t bytes;
+    const blx_tree *tree;    /* broadcast tree, or the combine's fan-in tree */
+    /* combines only */
+    blx_merge_fn merge;
+    const void *op;
+    size_t unit;             /* merge granularity in bytes; 0: the buffer is merged whole */
+    int ordered;             /* repeatable: fold contributions in a fixed order */
+    int leave_on_all;        /* the result goes to every member (root is member 0) */
+    const blx_tree *rebcast; /* leave-on-all tree combines: tree to spread the result */
+    int rebcast_tag;
+} blx_xfer;
+
+typedef void (*blx_bcast_fn)(const blx_xfer *x);
+typedef void (*blx_combine_fn)(const blx_xfer *x);
+
+/* Topology flags */
+enum {
+    BLX_TOPO_PIPELINES = 1 << 0,   /* ring-like: consecutive operations pipeline */
+    BLX_TOPO_USES_RINGS = 1 << 1,  /* reads BLACS_SET code 11/13 */
+    BLX_TOPO_USES_BRANCHES = 1 << 2, /* reads BLACS_SET code 12/14 */
+    BLX_TOPO_LEAVE_ON_ALL_ONLY = 1 << 3, /* its combine needs RDEST = -1 (else a fallback) */
+    BLX_TOPO_REPEATABLE = 1 << 4,  /* combines fold in a fixed order whatever the setting */
+    BLX_TOPO_COHERENT = 1 << 5     /* leave-on-all results are bitwise equal everywhere */
+};
+
+typedef struct blx_topology {
+    const char *keys;          /* TOP letters, upper case */
+    const char *name;
+    const char *description;
+    blx_tree_shape tree;       /* broadcast tree, relative to the source */
+    blx_bcast_fn bcast_send;   /* run by the source */
+    blx_bcast_fn bcast_recv;   /* run by every other member */
+    blx_tree_shape combine_tree; /* fan-in tree, relative to the destination (NULL: none) */
+    blx_combine_fn combine;    /* run by every member of the scope */
+    unsigned flags;
+} blx_topology;
+
+/* The descriptors, one per file. */
+BLX_INTERNAL extern const blx_topology blx_topo_ring;            /* I D */
+BLX_INTERNAL extern const blx_topology blx_topo_split_ring;      /* S */
+BLX_INTERNAL extern const blx_topology blx_topo_multiring;       /* M */
+BLX_INTERNAL extern const blx_topology blx_topo_fully_connected; /* F */
+BLX_INTERNAL extern const blx_topology blx_topo_hypercube;       /* H */
+BLX_INTERNAL extern const blx_topology blx_topo_general_tree;    /* 1-9 T */
+
+/* A resolved TOP: which descriptor, the tree's shape, letter and number. */
+typedef struct blx_route {
+    const blx_topology *topo;
+    blx_tree_shape shape;      /* NULL for a combine that walks no tree */
+    char key;
+    int param;
+} blx_route;
+
+/* The descriptor answering to a TOP letter (any case), or NULL. */
+BLX_INTERNAL const blx_topology *blx_topology_find(char top);
+/* Every descriptor, NULL-terminated (for listings and tests). */
+BLX_INTERNAL extern const blx_topology *const blx_topologies[];
+
+/* Route of a broadcast over np members: returns 0, or -1 for an unknown letter. */
+BLX_INTERNAL int blx_route_bcast(blx_route *r, char top, int np, size_t bytes, int nr_bs,
+                                 int nb_bs);
+/* Route of a combine (leave_on_all: RDEST or CDEST = -1); 0, or -1 for an unknown letter. */
+BLX_INTERNAL int blx_route_combine(blx_route *r, char top, int np, size_t bytes, int leave_on_all,
+                                   int nr_co, int nb_co);
+/* The binomial tree every leave-on-all tree combine spreads its result with. */
+BLX_INTERNAL blx_route blx_route_rebroadcast(void);
+
+/* The tree of a route for a scope, from the scope's cache (built on first use). */
+BLX_INTERNAL const blx_tree *blx_scope_tree(blx_scope *s, const blx_route *r, int ctxt,
+                                            const char *routine);
+BLX_INTERNAL void blx_scope_trees_free(blx_scope *s);
+
+/* The walkers every tree topology uses (tree_walk.c).  Broadcast: the root
+ * sends, every other member receives from its parent and forwards to its
+ * children.  Combine: the other way round, each member folds its children's
+ * contributions into its own and sends the result to its parent; for
+ * leave-on-all the root's result is then broadcast along x->rebcast.  Large
+ * messages go in segments so that deep trees pipeline. */
+BLX_INTERNAL void blx_tree_bcast(const blx_xfer *x);
+BLX_INTERNAL void blx_tree_combine(const blx_xfer *x);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * topologies/tree.c - building and checking communication trees; see tree.h.
+ */
+#include "tree.h"
+
+#include <stdlib.h>
+
+void blx_tree_free(blx_tree *t)
+{
+    if (t == NULL)
+        return;
+    free(t->parent);
+    free(t->step);
+    free(t->first);
+    free(t->kids);
+    free(t);
+}
+
+void blx_tree_edge(blx_tree *t, int parent, int child, int step)
+{
+    /* Recorded in emission order; blx_tree_build sorts them by parent.  A
+     * shape that names a node twice or out of range is caught there. */
+    if (child <= 0 || child >= t->np || parent < 0 || parent >= t->np || t->parent[child] != -2 ||
+        t->nedges >= t->np - 1) {
+        t->nedges = t->np; /* poison: the build fails */
+        return;
+    }
+    t->parent[child] = parent;
+    t->step[child] = step;
+    t->kids[t->nedges++] = child;
+}
+
+void blx_tree_chain(blx_tree *t, int from, int first, int len, int dir, int step)
+{
+    int prev = from, node = first;
+    for (int k = 0; k < len; k++) {
+        blx_tree_edge(t, prev, node, step + k);
+        prev = node;
+        node = ((node + dir) % t->np + t->np) % t->np;
+    }
+}
+
+blx_tree *blx_tree_build(int np, blx_tree_shape shape, char key, int param)
+{
+    blx_tree *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->np = np;
+    t->parent = malloc((size_t)np * sizeof *t->parent);
+    t->step = calloc((size_t)np, sizeof *t->step);
+    t->first = calloc((size_t)np + 1, sizeof *t->first);
+    t->kids = malloc((size_t)(np > 1 ? np - 1 : 1) * sizeof *t->kids);
+    int *order = malloc((size_t)(np > 1 ? np - 1 : 1) * sizeof *order);
+    if (!t->parent || !t->step || !t->first || !t->kids || !order) {
+        free(order);
+        blx_tree_free(t);
+        return NULL;
+    }
+    for (int r = 0; r < np; r++)
+        t->parent[r] = -2;
+    t->parent[0] = -1;
+    shape(t, key, param);
+
+    /* A spanning tree: np - 1 edges, every node but the root has a parent
+     * that receives strictly earlier (so there is no cycle). */
+    int ok = t->nedges == np - 1;
+    for (int r = 1; ok && r < np; r++)
+        ok = t->parent[r] >= 0 && t->step[r] > t->step[t->parent[r]];
+    if (!ok) {
+        free(order);
+        blx_tree_free(t);
+        return NULL;
+    }
+
+    /* Group children by parent, keeping each parent's send order. */
+    for (int e = 0; e < np - 1; e++)
+        t->first[t->parent[t->kids[e]] + 1]++;
+    for (int r = 0; r < np; r++)
+        t->first[r + 1] += t->first[r];
+    int *fill = calloc((size_t)np, sizeof *fill);
+    if (fill == NULL) {
+        free(order);
+        blx_tree_free(t);
+        return NULL;
+    }
+    for (int e = 0; e < np - 1; e++) {
+        int c = t->kids[e], p = t->parent[c];
+        order[t->first[p] + fill[p]++] = c;
+    }
+    free(fill);
+    free(t->kids);
+    t->kids = order;
+    /* depth, by a breadth-first walk from the root (the queue is 'depth''s twin) */
+    int *depth = calloc((size_t)np, sizeof *depth), *queue = malloc((size_t)np * sizeof *queue);
+    if (depth == NULL || queue == NULL) {
+        free(depth);
+        free(queue);
+        blx_tree_free(t);
+        return NULL;
+    }
+    int head = 0, tail = 0;
+    queue[tail++] = 0;
+    while (head < tail) {
+        int r = queue[head++];
+        for (int e = t->first[r]; e < t->first[r + 1]; e++) {
+            depth[t->kids[e]] = depth[r] + 1;
+            queue[tail++] = t->kids[e];
+        }
+        t->depth = depth[r] > t->depth ? depth[r] : t->depth;
+        t->nsteps = t->step[r] > t->nsteps ? t->step[r] : t->nsteps;
+    }
+    free(queue);
+    free(depth);
+    return t;
+}

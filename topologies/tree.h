@@ -1,0 +1,57 @@
+/*
+ * topologies/tree.h - communication trees as data.
+ *
+ * Every broadcast topology of LAWN 73 section 4.3 (rings, split ring,
+ * multiring, fully connected, hypercube, general trees) is a spanning tree of
+ * the scope rooted at the source, with each node's children in the order it
+ * sends to them.  A combine walks the same kind of tree the other way round
+ * (fan-in towards the destination, LAWN 73 section 5.4).  So the topologies
+ * only describe trees, built once per (scope size, topology, parameter) and
+ * cached, and one walker in tree_walk.c moves the data.
+ *
+ * Trees use relative numbering: node 0 is the root; node r is scope member
+ * (r + root) mod np.  Every topology is invariant under that rotation, so one
+ * tree serves every root.
+ *
+ * Each edge also carries the step at which it is used in LAWN 73's timing
+ * model (all processes start together; a node forwards from the step after
+ * it received).  The steps are what the unit tests compare with Table 9.
+ *
+ * Plain C, no MPI.
+ */
+#ifndef BLX_TREE_H
+#define BLX_TREE_H
+
+#include "../blacs/visibility.h"
+
+typedef struct blx_tree {
+    int np;        /* nodes */
+    int *parent;   /* [np]: parent of node r; -1 for the root */
+    int *step;     /* [np]: step at which r receives (0 for the root) */
+    int *first;    /* [np + 1]: children of r are kids[first[r] .. first[r + 1]) */
+    int *kids;     /* [np - 1]: children, each parent's in send order */
+    int nsteps;    /* largest step */
+    int depth;     /* longest root-to-leaf path, in edges */
+    int nedges;    /* edges added so far (== np - 1 when complete) */
+} blx_tree;
+
+/* A tree shape: fills t (already sized for t->np nodes) with blx_tree_edge.
+ * key is the TOP letter (upper case), param its number (rings, branches). */
+typedef void (*blx_tree_shape)(blx_tree *t, char key, int param);
+
+/* Builds a tree of np nodes with 'shape'; NULL if out of memory or if the
+ * shape did not produce a spanning tree (a bug, reported by the caller). */
+BLX_INTERNAL blx_tree *blx_tree_build(int np, blx_tree_shape shape, char key, int param);
+BLX_INTERNAL void blx_tree_free(blx_tree *t);
+
+/* Used by shapes, in send order: 'parent' sends to 'child' at 'step'. */
+BLX_INTERNAL void blx_tree_edge(blx_tree *t, int parent, int child, int step);
+
+/* A chain of len nodes first, first + dir, ... (mod np): 'from' sends to
+ * 'first' at 'step', and each node forwards to the next one step later. */
+BLX_INTERNAL void blx_tree_chain(blx_tree *t, int from, int first, int len, int dir, int step);
+
+static inline int blx_tree_nkids(const blx_tree *t, int r) { return t->first[r + 1] - t->first[r]; }
+static inline const int *blx_tree_kids(const blx_tree *t, int r) { return t->kids + t->first[r]; }
+
+#endif
