@@ -47,7 +47,7 @@ ASAN_OBJ := $(patsubst %.c,$(B)/asan/%.o,$(LIBSRC))
 ASAN_LIB := $(B)/asan/libblacs.a
 
 .PHONY: all lib check unit mpi-tests abi-check asan-check valgrind-check conformance demo install \
-        uninstall clean topo-table
+        uninstall clean topo-table examples example-tests lu-compare
 
 all: lib
 lib: $(B)/libblacs.so $(ALIB)
@@ -91,6 +91,11 @@ MPIT_FSRC := $(wildcard test/mpi/*.f90)
 MPIT_FBIN := $(patsubst test/mpi/%.f90,$(B)/test/mpi/%,$(MPIT_FSRC))
 ASAN_BIN  := $(patsubst test/mpi/%.c,$(B)/asan/test/%,$(MPIT_SRC))
 TESTFLAGS := $(STD) $(WARN) -Wno-missing-prototypes -Iblacs -Itest
+
+$(B)/test/unit/test_distrib: test/unit/test_distrib.c examples/distrib.c examples/distrib.h test/check.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) $(TESTFLAGS) -o $@ $< examples/distrib.c
 
 # Unit tests call pure internal modules (msgid, packing, trees, element
 # operations) from the static library; they never start MPI.
@@ -148,6 +153,7 @@ check: lib
 	$(MAKE) --no-print-directory asan-check && \
 	$(MAKE) --no-print-directory valgrind-check && \
 	$(MAKE) --no-print-directory conformance && \
+	$(MAKE) --no-print-directory example-tests && \
 	echo "make check: all passed in $$(( $$(date +%s) - start )) s"
 
 # The measured broadcast schedule of every topology (LAWN 73 Table 9).
@@ -160,15 +166,55 @@ topo-table: $(B)/tools/topo_table
 	@$(B)/tools/topo_table 8 13
 
 # ---------------------------------------------------------------------------
-# Demo
+# Examples and the demo
 # ---------------------------------------------------------------------------
-$(B)/examples/demo: examples/demo.c $(B)/libblacs.so blacs/blacs.h
+# Examples link the shared library (found next to them through their rpath)
+# and Debian's BLAS (the reference BLAS, with its CBLAS interface).
+EX       := $(B)/examples
+EXFLAGS  := $(CFLAGS) $(STD) $(WARN) -Iblacs -Iexamples
+EXLIBS   := -L$(B) -lblacs -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
+EXAMPLES := $(EX)/demo $(EX)/mvmult $(EX)/mvmult_f $(EX)/lu
+MPIRUN_FLAGS := --oversubscribe $(shell [ "$$(id -u)" = 0 ] && echo --allow-run-as-root)
+
+$(EX)/demo $(EX)/mvmult: $(EX)/%: examples/%.c $(B)/libblacs.so blacs/blacs.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(CFLAGS) $(STD) $(WARN) -Iblacs -o $@ $< -L$(B) -lblacs -Wl,-rpath,'$$ORIGIN/..'
+	$(Q)$(MPICC) $(EXFLAGS) -o $@ $< $(EXLIBS)
 
-demo: $(B)/examples/demo
-	$(MPIRUN) --oversubscribe $$( [ "$$(id -u)" = 0 ] && echo --allow-run-as-root ) -np 4 $(B)/examples/demo
+$(EX)/lu: examples/lu.c examples/distrib.c examples/distrib.h $(B)/libblacs.so blacs/blacs.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(EXFLAGS) -o $@ examples/lu.c examples/distrib.c $(EXLIBS)
+
+$(EX)/mvmult_f: examples/mvmult.f90 $(B)/libblacs.so
+	@mkdir -p $(dir $@)
+	$(call say,FC,$<)
+	$(Q)$(MPIFC) $(FFLAGS) -Wall -Werror -J $(EX) -o $@ $< $(EXLIBS)
+
+examples: $(EXAMPLES)
+
+# ScaLAPACK's PDGESV on the same problem, for lu-compare (links Debian's ScaLAPACK).
+$(B)/bench/pdgesv_lu: bench/pdgesv_lu.c blacs/blacs.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(EXFLAGS) -o $@ $< -lscalapack-openmpi -llapack -lblas -lm
+
+TRIALS ?= 5
+LU_N ?= 2000
+LU_NB ?= 64
+LU_P ?= 2
+LU_Q ?= 2
+lu-compare: $(EX)/lu $(B)/bench/pdgesv_lu
+	bash bench/lu-compare.sh $(TRIALS) $(LU_N) $(LU_NB) $(LU_P) $(LU_Q)
+
+example-tests: $(EXAMPLES)
+	bash test/examples.sh $(EX)
+
+demo: $(EXAMPLES)
+	$(MPIRUN) $(MPIRUN_FLAGS) -np 4 $(EX)/demo
+	$(MPIRUN) $(MPIRUN_FLAGS) -np 4 $(EX)/mvmult
+	$(MPIRUN) $(MPIRUN_FLAGS) -np 4 $(EX)/mvmult_f
+	$(MPIRUN) $(MPIRUN_FLAGS) -np 4 $(EX)/lu --n 2000 --nb 64 --p 2 --q 2
 
 # ---------------------------------------------------------------------------
 # Install

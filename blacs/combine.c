@@ -17,7 +17,8 @@
  * once, at member 0, and broadcast it; the bidirectional exchange ('H', and
  * the default for leave-on-all) makes both members of each pair compute the
  * same operation on the same operands.  Repeatability (BLACS_SET 15): fan-ins
- * then fold their children in a fixed order instead of arrival order.
+ * then fold their children in a fixed order instead of arrival order; the
+ * default TOP ' ' always does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,8 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
     blx_xfer x = {.ctx = c, .routine = call->name, .scope = s, .root = dest, .tag = tag,
                   .buf = b->data, .bytes = bytes, .merge = blx_merge, .op = &op,
                   .unit = op.located ? 0 : blx_types[op.type].esz,
-                  .ordered = c->topsrepeat != 0, .leave_on_all = all, .rebcast_tag = tag2};
+                  .ordered = c->topsrepeat != 0 || route.fixed_order, .leave_on_all = all,
+                  .rebcast_tag = tag2};
     if (route.shape != NULL)
         x.tree = blx_scope_tree(s, &route, ctxt, call->name);
     if (all && route.shape != NULL) {

@@ -9,7 +9,11 @@
  *   '1'..'9' and 'T' are one topology; N_b >= np - 1 is the same tree as
  *   N_b = np - 1 (the root reaches everybody in one level);
  *   'M' clamps |N_r| to np - 1.
- * The default ' ' is looked up in a table by operation and message size.
+ * The default ' ' is looked up in a table by operation and message size.  Its
+ * combines always fold their inputs in a fixed order, so that a program that
+ * does not choose a topology gets the same bits on every run (as it does from
+ * MPI's reductions); the explicit letters keep LAWN 73's arrival-order fan-in
+ * unless BLACS_SET 15 asks for repeatability.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -76,6 +80,7 @@ static int route(blx_route *r, char key, int np, int rings, int branches, int co
     r->topo = t;
     r->key = key;
     r->param = 0;
+    r->fixed_order = 0;
     if (t == &blx_topo_general_tree) {
         r->param = clamp(key == 'T' ? branches : key - '0', 1, most);
         r->key = 'T'; /* '3' and 'T' with N_b = 3 share one cached tree */
@@ -98,14 +103,17 @@ int blx_route_combine(blx_route *r, char top, int np, size_t bytes, int leave_on
                       int nb_co)
 {
     char key = blx_upper(&top);
-    if (key == ' ')
+    int is_default = key == ' ';
+    if (is_default)
         key = default_top(leave_on_all ? default_allreduce : default_reduce, bytes);
-    return route(r, key, np, nr_co, nb_co, 1, leave_on_all);
+    int rc = route(r, key, np, nr_co, nb_co, 1, leave_on_all);
+    r->fixed_order = is_default;
+    return rc;
 }
 
 blx_route blx_route_rebroadcast(void)
 {
-    blx_route r = {&blx_topo_general_tree, blx_topo_general_tree.tree, 'T', 1};
+    blx_route r = {&blx_topo_general_tree, blx_topo_general_tree.tree, 'T', 1, 0};
     return r;
 }
 

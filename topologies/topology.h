@@ -87,6 +87,8 @@ typedef struct blx_route {
     blx_tree_shape shape;      /* NULL for a combine that walks no tree */
     char key;
     int param;
+    int fixed_order;           /* fold combine inputs in a fixed order even when
+                                  repeatability is not asked for (the default TOP) */
 } blx_route;
 
 /* The descriptor answering to a TOP letter (any case), or NULL. */

@@ -1,0 +1,421 @@
+/*
+ * examples/lu.c - a ScaLAPACK-like LU factorization with partial pivoting,
+ * and a solve, on a P x Q process grid, communicating only through the BLACS
+ * and computing with the BLAS.
+ *
+ *   mpirun -np 4 build/examples/lu --n 2000 --nb 64 --p 2 --q 2 \
+ *          --row-top S --col-top ' ' --seed 1 --reps 1
+ *
+ * The N x N matrix A (random entries in [-0.5, 0.5)) is distributed
+ * block-cyclically in NB x NB blocks over the grid, as ScaLAPACK does
+ * (examples/distrib.h); the right-hand side b is replicated.  The
+ * factorization is right-looking and blocked (LAWN 73 section 2.2, the
+ * InterCom paper section 2).  For each block column:
+ *
+ *   1. the process column that owns it factors the panel, column by column:
+ *      the pivot is found down the process column (DGAMX2D with its location,
+ *      then IGAMX2D for its row index), rows are swapped by point-to-point
+ *      (DGESD2D/DGERV2D: both sides send first, then receive, which only
+ *      locally-blocking sends allow), the pivot row is broadcast down the
+ *      column and the rest of the panel is updated (DGER);
+ *   2. the pivot indices go along the process rows (IGEBS2D) and every other
+ *      column applies the same interchanges;
+ *   3. the factored panel is broadcast along the process rows with TOP
+ *      --row-top; the process row of the diagonal block solves for the block
+ *      row of U (DTRSM) and broadcasts it down the process columns with TOP
+ *      --col-top;
+ *   4. everybody updates its part of the trailing matrix (DGEMM).
+ *
+ * Then forward and back substitution, block by block: the owner row of each
+ * block gathers its partial sums (DGSUM2D along the row), the diagonal owner
+ * solves the small triangle (DTRSV) and broadcasts the result to everybody.
+ * Finally A is rebuilt and HPL's check is made:
+ *
+ *   residual = ||A x - b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) N) < 16
+ *
+ * The last line reads, e.g.
+ *   lu: N=2000 NB=64 grid=2x2 row-top=' ' col-top=' ' time=1.234s gflops=4.56 residual=0.012 PASSED
+ * where time is the best of --reps runs of factorization + solve, and
+ * gflops = (2/3 N^3 + 2 N^2) / time.  The exit status is non-zero on FAILED.
+ */
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blacs.h"
+#include "distrib.h"
+
+typedef struct {
+    int ctxt, nprow, npcol, myrow, mycol;
+    int n, nb;
+    int mloc, nloc, lda;   /* local rows, local columns, leading dimension */
+    double *a;             /* local part of A, column-major */
+    double *lw, *uw, *row; /* workspaces: panel, block row of U, pivot row */
+    char rowtop[2], coltop[2];
+} lu_t;
+
+/* ---- the matrix ---- */
+
+static double uniform(uint64_t seed, uint64_t i, uint64_t j)
+{
+    uint64_t z = seed * 0x9E3779B97F4A7C15ull + i * 0xBF58476D1CE4E5B9ull + j * 0x94D049BB133111EBull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-53 - 0.5;
+}
+
+static void generate(lu_t *L, uint64_t seed, double *b)
+{
+    for (int c = 0; c < L->nloc; c++) {
+        int gj = bc_l2g(c, L->nb, L->mycol, 0, L->npcol);
+        for (int r = 0; r < L->mloc; r++)
+            L->a[r + (size_t)c * L->lda] = uniform(seed, (uint64_t)bc_l2g(r, L->nb, L->myrow, 0, L->nprow), (uint64_t)gj);
+    }
+    for (int i = 0; i < L->n; i++)
+        b[i] = uniform(seed, (uint64_t)i, (uint64_t)L->n);
+}
+
+static double *at(const lu_t *L, int lr, int lc) { return L->a + lr + (size_t)lc * L->lda; }
+static int lrow(const lu_t *L, int g) { return bc_first_local(g, L->nb, L->myrow, 0, L->nprow); }
+static int lcol(const lu_t *L, int g) { return bc_first_local(g, L->nb, L->mycol, 0, L->npcol); }
+static int rowner(const lu_t *L, int g) { return bc_g2p(g, L->nb, 0, L->nprow); }
+static int cowner(const lu_t *L, int g) { return bc_g2p(g, L->nb, 0, L->npcol); }
+
+/* ---- the factorization ---- */
+
+/* Swaps global rows g1 and g2 over ncols local columns from c0, within my
+ * process column.  Rows on two process rows are exchanged by point-to-point:
+ * each side sends, then receives. */
+static void swap_rows(lu_t *L, int g1, int g2, int c0, int ncols)
+{
+    if (g1 == g2 || ncols <= 0)
+        return;
+    int r1 = rowner(L, g1), r2 = rowner(L, g2);
+    int l1 = bc_g2l(g1, L->nb, L->nprow), l2 = bc_g2l(g2, L->nb, L->nprow);
+    if (r1 == L->myrow && r2 == L->myrow) {
+        cblas_dswap(ncols, at(L, l1, c0), L->lda, at(L, l2, c0), L->lda);
+    } else if (r1 == L->myrow || r2 == L->myrow) {
+        int mine = r1 == L->myrow ? l1 : l2, other = r1 == L->myrow ? r2 : r1;
+        Cdgesd2d(L->ctxt, 1, ncols, at(L, mine, c0), L->lda, other, L->mycol);
+        Cdgerv2d(L->ctxt, 1, ncols, at(L, mine, c0), L->lda, other, L->mycol);
+    }
+}
+
+/* Factors the panel of global columns j..j+jb-1 (run by its process column).
+ * ipiv[jj] receives the global pivot row of column jj, or -1 if singular. */
+static void factor_panel(lu_t *L, int j, int jb, int *ipiv)
+{
+    int c0 = bc_g2l(j, L->nb, L->npcol);
+    for (int jj = j; jj < j + jb; jj++) {
+        int lc = c0 + jj - j, i0 = lrow(L, jj), cnt = L->mloc - i0;
+        double v = 0.0;
+        int gidx = -1, ra, ca;
+        if (cnt > 0) {
+            int k = (int)cblas_idamax(cnt, at(L, i0, lc), 1);
+            v = *at(L, i0 + k, lc);
+            gidx = bc_l2g(i0 + k, L->nb, L->myrow, 0, L->nprow);
+        }
+        /* the pivot: largest |value| down the process column, and where it is */
+        double vmax = v;
+        Cdgamx2d(L->ctxt, "Col", " ", 1, 1, &vmax, 1, &ra, &ca, 1, -1, -1);
+        int idx = (L->myrow == ra && gidx >= 0) ? gidx + 1 : 0;
+        Cigamx2d(L->ctxt, "Col", " ", 1, 1, &idx, 1, NULL, NULL, -1, -1, -1);
+        if (vmax == 0.0 || idx == 0) {
+            ipiv[jj] = -1;
+            return; /* singular */
+        }
+        ipiv[jj] = idx - 1;
+        swap_rows(L, jj, ipiv[jj], c0, jb);
+
+        /* scale below the pivot, then update the rest of the panel */
+        int i1 = lrow(L, jj + 1), below = L->mloc - i1, w = j + jb - 1 - jj;
+        if (below > 0)
+            cblas_dscal(below, 1.0 / vmax, at(L, i1, lc), 1);
+        if (w > 0) {
+            if (rowner(L, jj) == L->myrow) {
+                cblas_dcopy(w, at(L, bc_g2l(jj, L->nb, L->nprow), lc + 1), L->lda, L->row, 1);
+                if (L->nprow > 1)
+                    Cdgebs2d(L->ctxt, "Col", " ", w, 1, L->row, w);
+            } else {
+                Cdgebr2d(L->ctxt, "Col", " ", w, 1, L->row, w, rowner(L, jj), L->mycol);
+            }
+            if (below > 0)
+                cblas_dger(CblasColMajor, below, w, -1.0, at(L, i1, lc), 1, L->row, 1, at(L, i1, lc + 1), L->lda);
+        }
+    }
+}
+
+/* Returns 0, or 1 if the matrix is singular.  ipiv: n ints, replicated. */
+static int factor(lu_t *L, int *ipiv)
+{
+    for (int j = 0; j < L->n; j += L->nb) {
+        int jb = L->n - j < L->nb ? L->n - j : L->nb;
+        int kr = rowner(L, j), kc = cowner(L, j);
+        int c0 = bc_g2l(j, L->nb, L->npcol);
+        int ir0 = lrow(L, j), mp = L->mloc - ir0;
+
+        if (L->mycol == kc)
+            factor_panel(L, j, jb, ipiv);
+        if (L->npcol > 1) { /* the pivots go along the rows */
+            if (L->mycol == kc)
+                Cigebs2d(L->ctxt, "Row", L->rowtop, jb, 1, ipiv + j, jb);
+            else
+                Cigebr2d(L->ctxt, "Row", L->rowtop, jb, 1, ipiv + j, jb, L->myrow, kc);
+        }
+        for (int jj = j; jj < j + jb; jj++)
+            if (ipiv[jj] < 0)
+                return 1;
+
+        /* the same interchanges, outside the panel */
+        for (int jj = j; jj < j + jb; jj++) {
+            if (L->mycol == kc) {
+                swap_rows(L, jj, ipiv[jj], 0, c0);
+                swap_rows(L, jj, ipiv[jj], c0 + jb, L->nloc - c0 - jb);
+            } else {
+                swap_rows(L, jj, ipiv[jj], 0, L->nloc);
+            }
+        }
+
+        /* the factored panel (rows >= j) along the process rows */
+        const double *lp;
+        int ldl;
+        if (L->mycol == kc) {
+            lp = at(L, ir0, c0);
+            ldl = L->lda;
+            if (L->npcol > 1)
+                Cdgebs2d(L->ctxt, "Row", L->rowtop, mp, jb, at(L, ir0, c0), L->lda);
+        } else {
+            ldl = mp > 0 ? mp : 1;
+            Cdgebr2d(L->ctxt, "Row", L->rowtop, mp, jb, L->lw, ldl, L->myrow, kc);
+            lp = L->lw;
+        }
+
+        /* the block row of U: solved by process row kr, sent down the columns */
+        int jr0 = lcol(L, j + jb), nq = L->nloc - jr0;
+        const double *up;
+        int ldu;
+        if (L->myrow == kr) {
+            if (nq > 0)
+                cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb, nq, 1.0,
+                            lp, ldl, at(L, ir0, jr0), L->lda);
+            up = at(L, ir0, jr0);
+            ldu = L->lda;
+            if (L->nprow > 1)
+                Cdgebs2d(L->ctxt, "Col", L->coltop, jb, nq, at(L, ir0, jr0), L->lda);
+        } else {
+            ldu = jb;
+            Cdgebr2d(L->ctxt, "Col", L->coltop, jb, nq, L->uw, ldu, kr, L->mycol);
+            up = L->uw;
+        }
+
+        /* trailing update A22 -= L21 U12 */
+        int ir1 = lrow(L, j + jb), mrest = L->mloc - ir1;
+        if (mrest > 0 && nq > 0)
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mrest, nq, jb, -1.0, lp + (ir1 - ir0), ldl,
+                        up, ldu, 1.0, at(L, ir1, jr0), L->lda);
+    }
+    return 0;
+}
+
+/* ---- the solve ---- */
+
+/* x := the solution of T x = x for the block triangle T (unit lower for the
+ * forward sweep, upper for the backward one), x replicated everywhere. */
+static void substitute(lu_t *L, double *x, int lower, double *s, double *xloc)
+{
+    int nblocks = (L->n + L->nb - 1) / L->nb;
+    for (int t = 0; t < nblocks; t++) {
+        int k = (lower ? t : nblocks - 1 - t) * L->nb, kb = L->n - k < L->nb ? L->n - k : L->nb;
+        int kr = rowner(L, k), kc = cowner(L, k);
+        if (L->myrow == kr) {
+            /* my columns' part of the sum over the already solved entries */
+            int c0 = lower ? 0 : lcol(L, k + kb), c1 = lower ? lcol(L, k) : L->nloc;
+            for (int c = c0; c < c1; c++)
+                xloc[c - c0] = x[bc_l2g(c, L->nb, L->mycol, 0, L->npcol)];
+            int i0 = bc_g2l(k, L->nb, L->nprow);
+            for (int i = 0; i < kb; i++)
+                s[i] = 0.0;
+            if (c1 > c0)
+                cblas_dgemv(CblasColMajor, CblasNoTrans, kb, c1 - c0, 1.0, at(L, i0, c0), L->lda, xloc, 1, 0.0, s, 1);
+            Cdgsum2d(L->ctxt, "Row", " ", kb, 1, s, kb, kr, kc);
+            if (L->mycol == kc) {
+                for (int i = 0; i < kb; i++)
+                    x[k + i] -= s[i];
+                cblas_dtrsv(CblasColMajor, lower ? CblasLower : CblasUpper, CblasNoTrans,
+                            lower ? CblasUnit : CblasNonUnit, kb, at(L, i0, bc_g2l(k, L->nb, L->npcol)), L->lda,
+                            x + k, 1);
+            }
+        }
+        if (L->myrow == kr && L->mycol == kc)
+            Cdgebs2d(L->ctxt, "All", " ", kb, 1, x + k, kb);
+        else
+            Cdgebr2d(L->ctxt, "All", " ", kb, 1, x + k, kb, kr, kc);
+    }
+}
+
+/* ---- the check ---- */
+
+/* ||A x - b||_inf and ||A||_inf with the distributed A (rebuilt by the caller). */
+static void residual(lu_t *L, const double *x, const double *b, double *rnorm, double *anorm)
+{
+    double *xl = malloc(((size_t)L->nloc + 1) * sizeof *xl), *r = malloc(((size_t)L->mloc + 1) * 2 * sizeof *r);
+    double *rs = r + L->mloc + 1;
+    for (int c = 0; c < L->nloc; c++)
+        xl[c] = x[bc_l2g(c, L->nb, L->mycol, 0, L->npcol)];
+    for (int i = 0; i < L->mloc; i++) {
+        r[i] = 0.0;
+        rs[i] = cblas_dasum(L->nloc, at(L, i, 0), L->lda);
+    }
+    if (L->mloc > 0 && L->nloc > 0)
+        cblas_dgemv(CblasColMajor, CblasNoTrans, L->mloc, L->nloc, 1.0, L->a, L->lda, xl, 1, 0.0, r, 1);
+    Cdgsum2d(L->ctxt, "Row", " ", L->mloc, 1, r, L->mloc, -1, -1);
+    Cdgsum2d(L->ctxt, "Row", " ", L->mloc, 1, rs, L->mloc, -1, -1);
+    double v[2] = {0.0, 0.0};
+    for (int i = 0; i < L->mloc; i++) {
+        v[0] = fmax(v[0], fabs(r[i] - b[bc_l2g(i, L->nb, L->myrow, 0, L->nprow)]));
+        v[1] = fmax(v[1], rs[i]);
+    }
+    Cdgamx2d(L->ctxt, "All", " ", 2, 1, v, 2, NULL, NULL, -1, -1, -1);
+    *rnorm = v[0];
+    *anorm = v[1];
+    free(xl);
+    free(r);
+}
+
+/* ---- the driver ---- */
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: lu [--n N] [--nb NB] [--p P] [--q Q] [--row-top C] [--col-top C] "
+                    "[--seed S] [--reps R]\n");
+}
+
+int main(int argc, char **argv)
+{
+    int n = 2000, nb = 64, p = 0, q = 0, reps = 1;
+    long seed = 1;
+    char rowtop = ' ', coltop = ' ';
+    int iam, np;
+    Cblacs_pinfo(&iam, &np);
+    for (int k = 1; k < argc; k++) {
+        const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        int ok = v != NULL;
+        if (ok && !strcmp(o, "--n")) n = atoi(v);
+        else if (ok && !strcmp(o, "--nb")) nb = atoi(v);
+        else if (ok && !strcmp(o, "--p")) p = atoi(v);
+        else if (ok && !strcmp(o, "--q")) q = atoi(v);
+        else if (ok && !strcmp(o, "--seed")) seed = atol(v);
+        else if (ok && !strcmp(o, "--reps")) reps = atoi(v);
+        else if (ok && !strcmp(o, "--row-top") && strlen(v) == 1) rowtop = v[0];
+        else if (ok && !strcmp(o, "--col-top") && strlen(v) == 1) coltop = v[0];
+        else {
+            if (iam == 0) {
+                fprintf(stderr, "lu: bad option '%s'%s\n", o, ok ? "" : " (missing value)");
+                usage();
+            }
+            Cblacs_exit(0);
+            return 2;
+        }
+        k++;
+    }
+    if (p <= 0 || q <= 0) { /* a near-square grid from the processes we have */
+        p = (int)sqrt((double)np);
+        while (np % p)
+            p--;
+        q = np / p;
+    }
+    if (n < 1 || nb < 1 || reps < 1 || (long)p * q > np) {
+        if (iam == 0)
+            fprintf(stderr, "lu: need N >= 1, NB >= 1, REPS >= 1 and P*Q <= %d processes (got N=%d NB=%d %dx%d)\n",
+                    np, n, nb, p, q);
+        Cblacs_exit(0);
+        return 2;
+    }
+
+    lu_t L = {0};
+    L.n = n;
+    L.nb = nb;
+    L.rowtop[0] = rowtop;
+    L.coltop[0] = coltop;
+    Cblacs_get(0, 0, &L.ctxt);
+    Cblacs_gridinit(&L.ctxt, "Row", p, q);
+    Cblacs_gridinfo(L.ctxt, &L.nprow, &L.npcol, &L.myrow, &L.mycol);
+    if (L.myrow < 0) { /* not in the grid */
+        Cblacs_exit(0);
+        return 0;
+    }
+    L.mloc = bc_numroc(n, nb, L.myrow, 0, p);
+    L.nloc = bc_numroc(n, nb, L.mycol, 0, q);
+    L.lda = L.mloc > 1 ? L.mloc : 1;
+    L.a = malloc((size_t)L.lda * (L.nloc > 0 ? L.nloc : 1) * sizeof *L.a);
+    L.lw = malloc(((size_t)L.lda * nb + 1) * sizeof *L.lw);
+    L.uw = malloc(((size_t)nb * (L.nloc + 1)) * sizeof *L.uw);
+    L.row = malloc(((size_t)nb + 1) * sizeof *L.row);
+    double *b = malloc((size_t)n * sizeof *b), *x = malloc((size_t)n * sizeof *x);
+    double *s = malloc(((size_t)nb + 1) * sizeof *s), *xloc = malloc(((size_t)L.nloc + 1) * sizeof *xloc);
+    int *ipiv = malloc((size_t)n * sizeof *ipiv);
+
+    double best = HUGE_VAL, worst_resid = 0.0;
+    int singular = 0;
+    for (int rep = 0; rep < reps; rep++) {
+        generate(&L, (uint64_t)seed, b);
+        Cblacs_barrier(L.ctxt, "All");
+        double t0 = Cdwalltime00();
+        singular = factor(&L, ipiv);
+        if (!singular) {
+            memcpy(x, b, (size_t)n * sizeof *x);
+            for (int i = 0; i < n; i++) { /* x := P b */
+                double t = x[i];
+                x[i] = x[ipiv[i]];
+                x[ipiv[i]] = t;
+            }
+            substitute(&L, x, 1, s, xloc); /* L y = P b */
+            substitute(&L, x, 0, s, xloc); /* U x = y */
+        }
+        double t = Cdwalltime00() - t0;
+        Cdgamx2d(L.ctxt, "All", " ", 1, 1, &t, 1, NULL, NULL, -1, -1, -1); /* the slowest process */
+        best = fmin(best, t);
+        if (singular)
+            break;
+
+        double rnorm, anorm, xnorm = 0.0, bnorm = 0.0;
+        generate(&L, (uint64_t)seed, b); /* A was overwritten by its factors */
+        residual(&L, x, b, &rnorm, &anorm);
+        for (int i = 0; i < n; i++) {
+            xnorm = fmax(xnorm, fabs(x[i]));
+            bnorm = fmax(bnorm, fabs(b[i]));
+        }
+        double eps = DBL_EPSILON / 2; /* LAPACK's DLAMCH('E') */
+        double resid = rnorm / (eps * (anorm * xnorm + bnorm) * n);
+        worst_resid = fmax(worst_resid, resid);
+        if (iam == 0 && reps > 1)
+            printf("lu: run %d: time=%.3fs residual=%.3g\n", rep + 1, t, resid);
+    }
+
+    int failed = singular || !(worst_resid < 16.0);
+    if (L.myrow == 0 && L.mycol == 0) {
+        double flops = 2.0 / 3.0 * n * (double)n * n + 2.0 * n * (double)n;
+        if (singular)
+            printf("lu: the matrix is singular to working precision\n");
+        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' time=%.3fs gflops=%.2f residual=%.3g %s\n", n,
+               nb, p, q, rowtop, coltop, best, flops / best / 1e9, worst_resid, failed ? "FAILED" : "PASSED");
+        fflush(stdout);
+    }
+    free(L.a);
+    free(L.lw);
+    free(L.uw);
+    free(L.row);
+    free(b);
+    free(x);
+    free(s);
+    free(xloc);
+    free(ipiv);
+    Cblacs_gridexit(L.ctxt);
+    Cblacs_exit(0);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# test/examples.sh EXDIR - runs the examples as tests.
+#   mvmult (C and Fortran) must match its serial computation;
+#   lu must pass HPL's residual check (< 16) on grids 1x1, 1x4, 4x1, 2x2 and
+#   2x3, with N not a multiple of NB, N < NB, and every broadcast TOP letter
+#   for the row and the column broadcasts.
+set -u
+ex=$1
+root_flag=""
+[ "$(id -u)" = 0 ] && root_flag="--allow-run-as-root"
+passed=0
+failed=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+run() { # NP PROG ARGS... : expects exit 0 and a PASSED line
+    local np=$1
+    shift
+    if timeout -k 5 300 mpirun $root_flag --oversubscribe -np "$np" "$ex/$@" >"$out" 2>&1 &&
+        grep -q "PASSED" "$out"; then
+        passed=$((passed + 1))
+        printf '  ok    %-58s %s\n' "$* (np=$np)" "$(grep -Eo 'residual=[^ ]+|b_serial\| / \|b\| = [^ ]+|max rel diff of b = [^ ]+' "$out" | head -1)"
+    else
+        failed=$((failed + 1))
+        printf '  FAIL  %s (np=%d)\n' "$*" "$np"
+        sed 's/^/        | /' "$out" | tail -20
+    fi
+}
+
+echo "examples in $ex"
+run 4 mvmult
+run 6 mvmult 7 5
+run 1 mvmult_f
+run 4 mvmult_f 30 20
+run 9 mvmult 11 13
+
+run 1 lu --n 300 --nb 32 --p 1 --q 1
+run 4 lu --n 301 --nb 32 --p 1 --q 4
+run 4 lu --n 299 --nb 17 --p 4 --q 1
+run 4 lu --n 500 --nb 48 --p 2 --q 2
+run 6 lu --n 403 --nb 24 --p 2 --q 3
+run 6 lu --n 37 --nb 64 --p 2 --q 3
+run 4 lu --n 1 --nb 8 --p 2 --q 2
+run 4 lu --n 200 --nb 16 --p 2 --q 2 --reps 2 --seed 7
+tops=" IDSHFMT123456789"
+for ((k = 0; k < ${#tops}; k++)); do
+    t=${tops:k:1}
+    c=${tops:$(( (k + 5) % ${#tops} )):1}
+    run 6 lu --n 150 --nb 12 --p 2 --q 3 --row-top "$t" --col-top "$c"
+    run 6 lu --n 150 --nb 12 --p 3 --q 2 --row-top "$c" --col-top "$t"
+done
+
+echo "examples: $passed passed, $failed failed"
+[ $failed -eq 0 ]
