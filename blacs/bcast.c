@@ -41,7 +41,8 @@ static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_s
     blx_xfer x = {.ctx = b->c, .routine = call->name, .scope = b->s, .root = root,
                   .bytes = blx_shape_bytes(&b->shape)};
     x.tag = blx_msgid_next_scoped(&b->c->ids, b->s->id, root);
-    x.tree = blx_scope_tree(b->s, &b->route, b->c->handle, call->name);
+    if (b->route.shape != NULL) /* long-message algorithms walk no tree */
+        x.tree = blx_scope_tree(b->s, &b->route, b->c->handle, call->name);
     blx_buf *buf = NULL;
     if (blx_shape_contiguous(&b->shape)) {
         x.buf = A;

@@ -57,7 +57,8 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
         ldia = m; /* as LDA: silently at least M */
     size_t bytes = blx_reduce_bytes(&op);
     blx_route route;
-    if (blx_route_combine(&route, top ? *top : '\0', s->np, bytes, all, c->nr_co, c->nb_co) != 0)
+    if (blx_route_combine(&route, top ? *top : '\0', s->np, bytes, all, !op.located, c->nr_co,
+                          c->nb_co) != 0)
         blx_fatal(ctxt, call->name,
                   "Unknown topology '%c': TOP must be one of ' ', I, D, S, M, F, H, T or 1-9",
                   top ? *top : '?');
@@ -74,15 +75,23 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
         return;
     }
 
-    blx_buf *b = blx_buf_take(bytes, ctxt, call->name);
-    blx_pack(&shape, A, b->data);
-    int *loc = blx_reduce_locs(&op, b->data);
+    /* A destination whose A is contiguous combines in A itself; everybody
+     * else works on a packed copy (other processes' A stays untouched). */
+    int in_place = mine_out && !op.located && blx_shape_contiguous(&shape);
+    blx_buf *b = NULL;
+    char *work = A;
+    if (!in_place) {
+        b = blx_buf_take(bytes, ctxt, call->name);
+        work = b->data;
+        blx_pack(&shape, A, work);
+    }
+    int *loc = blx_reduce_locs(&op, work);
     int mydist = all ? s->me : (s->me - dest + s->np) % s->np;
     for (size_t k = 0; loc != NULL && k < op.n; k++)
         loc[k] = mydist;
 
     blx_xfer x = {.ctx = c, .routine = call->name, .scope = s, .root = dest, .tag = tag,
-                  .buf = b->data, .bytes = bytes, .merge = blx_merge, .op = &op,
+                  .buf = work, .bytes = bytes, .merge = blx_merge, .op = &op,
                   .unit = op.located ? 0 : blx_types[op.type].esz,
                   .ordered = c->topsrepeat != 0 || route.fixed_order, .leave_on_all = all,
                   .rebcast_tag = tag2};
@@ -94,8 +103,8 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
     }
     route.topo->combine(&x);
 
-    if (mine_out) {
-        blx_unpack(&shape, b->data, A);
+    if (mine_out && !in_place) {
+        blx_unpack(&shape, work, A);
         for (int j = 0; loc != NULL && j < n; j++)
             for (int i = 0; i < m; i++) {
                 int d = loc[i + (size_t)j * m];
@@ -103,5 +112,6 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
                               &cA[i + (size_t)j * ldia]);
             }
     }
-    blx_buf_release(b);
+    if (b != NULL)
+        blx_buf_release(b);
 }

@@ -153,11 +153,13 @@ BLX_INTERNAL void blx_isend_bytes(const blx_ctx *c, const char *routine, const v
  * error for a failed MPI call or a message of another size. */
 BLX_INTERNAL void blx_recv_check(const blx_ctx *c, const char *routine, int rc,
                                  const MPI_Status *st, size_t expected, int src);
-/* Blocking send, and an exchange of equal-sized messages with one peer. */
+/* Blocking send; and a send to dest together with a receive from src (any
+ * sizes; dest and src may be the same process). */
 BLX_INTERNAL void blx_send_bytes(const blx_ctx *c, const char *routine, const void *buf,
                                  size_t bytes, int dest, int tag);
 BLX_INTERNAL void blx_sendrecv_bytes(const blx_ctx *c, const char *routine, const void *out,
-                                     void *in, size_t bytes, int peer, int tag);
+                                     size_t outbytes, int dest, void *in, size_t inbytes, int src,
+                                     int tag);
 BLX_INTERNAL void blx_recv_bytes(const blx_ctx *c, const char *routine, void *buf, size_t bytes,
                                  int src, int tag);
 

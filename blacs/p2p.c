@@ -75,18 +75,31 @@ void blx_send_bytes(const blx_ctx *c, const char *routine, const void *buf, size
     } while (off < bytes);
 }
 
-void blx_sendrecv_bytes(const blx_ctx *c, const char *routine, const void *out, void *in,
-                        size_t bytes, int peer, int tag)
+/* Messages of 'bytes' travel as this many MPI messages (at least one). */
+static size_t nchunks(size_t bytes) { return bytes == 0 ? 1 : (bytes + CHUNK - 1) / CHUNK; }
+
+void blx_sendrecv_bytes(const blx_ctx *c, const char *routine, const void *out, size_t outbytes,
+                        int dest, void *in, size_t inbytes, int src, int tag)
 {
-    size_t off = 0;
-    do {
-        size_t len = bytes - off < CHUNK ? bytes - off : CHUNK;
-        MPI_Status st;
-        int rc = MPI_Sendrecv((const char *)out + off, (int)len, MPI_BYTE, peer, tag,
-                              (char *)in + off, (int)len, MPI_BYTE, peer, tag, c->comm, &st);
-        blx_recv_check(c, routine, rc, &st, len, peer);
-        off += len;
-    } while (off < bytes);
+    size_t ns = nchunks(outbytes), nr = nchunks(inbytes), rounds = ns > nr ? ns : nr;
+    for (size_t i = 0; i < rounds; i++) {
+        MPI_Request sreq = MPI_REQUEST_NULL;
+        if (i < ns) {
+            size_t off = i * CHUNK, len = outbytes - off < CHUNK ? outbytes - off : CHUNK;
+            int rc = MPI_Isend((const char *)out + off, (int)len, MPI_BYTE, dest, tag, c->comm, &sreq);
+            if (rc != MPI_SUCCESS)
+                blx_fatal_mpi(c->handle, routine, rc, "MPI_Isend");
+        }
+        if (i < nr) {
+            size_t off = i * CHUNK, len = inbytes - off < CHUNK ? inbytes - off : CHUNK;
+            MPI_Status st;
+            int rc = MPI_Recv((char *)in + off, (int)len, MPI_BYTE, src, tag, c->comm, &st);
+            blx_recv_check(c, routine, rc, &st, len, src);
+        }
+        int rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            blx_fatal_mpi(c->handle, routine, rc, "MPI_Wait");
+    }
 }
 
 void blx_send(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n,

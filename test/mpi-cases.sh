@@ -79,3 +79,10 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     err "Cigamx2d: CDEST = 4 is outside the 2 x 2 grid" combine_dest
     err "Cdgebr2d: the message from process \{0,0\} is longer than" bcast_size
 fi
+
+# The long-message algorithms of the default TOP
+if [ "${SANITIZED:-0}" = 0 ]; then
+    for np in 2 3 4 5 8; do pass $np t_longmsg; done
+else
+    pass 3 t_longmsg
+fi

@@ -70,8 +70,8 @@ static void exchange_combine(const blx_xfer *x)
         }
         for (int mask = 1; mask < p; mask <<= 1) {
             int partner = me ^ mask;
-            blx_sendrecv_bytes(x->ctx, x->routine, x->buf, tmp, x->bytes,
-                               blx_scope_rank(s, partner), x->tag);
+            int peer = blx_scope_rank(s, partner);
+            blx_sendrecv_bytes(x->ctx, x->routine, x->buf, x->bytes, peer, tmp, x->bytes, peer, x->tag);
             if (me < partner) { /* buf is the lower half's */
                 x->merge(x->op, x->buf, tmp, x->bytes);
             } else {

@@ -9,8 +9,11 @@
  *   '1'..'9' and 'T' are one topology; N_b >= np - 1 is the same tree as
  *   N_b = np - 1 (the root reaches everybody in one level);
  *   'M' clamps |N_r| to np - 1.
- * The default ' ' is looked up in a table by operation and message size.  Its
- * combines always fold their inputs in a fixed order, so that a program that
+ * The default ' ' is looked up in a table by operation, scope size and
+ * message size: trees and the bidirectional exchange for short messages,
+ * scatter + allgather broadcasts and reduce-scatter based combines for long
+ * ones (the InterCom and MPICH papers).  Its combines always fold their
+ * inputs in a fixed order, so that a program that
  * does not choose a topology gets the same bits on every run (as it does from
  * MPI's reductions); the explicit letters keep LAWN 73's arrival-order fan-in
  * unless BLACS_SET 15 asks for repeatability.
@@ -37,29 +40,36 @@ const blx_topology *blx_topology_find(char top)
     return NULL;
 }
 
-/* The default topology ' ': the first row of the operation's table whose
- * max_bytes is not exceeded.  Pure data, so every member picks the same. */
+/* The default topology ' ': the first row of the operation's table that
+ * fits (scope size, message size, and whether the vector may be cut between
+ * elements).  Pure data, so every member of a scope picks the same row. */
 typedef struct {
-    size_t max_bytes;
-    char top;
+    int min_np;            /* scope size at least */
+    size_t min_bytes;      /* message at least */
+    int needs_split;       /* only for vectors that may be cut (combines without locations) */
+    const blx_topology *topo;
+    char key;
+    int param;
 } default_row;
 
 static const default_row default_bcast[] = {
-    {SIZE_MAX, '1'}, /* binomial tree, pipelined in segments when large */
+    {3, (size_t)512 << 10, 0, &blx_topo_scatter_allgather, 0, 0},
+    {1, 0, 0, &blx_topo_general_tree, 'T', 1}, /* binomial tree, pipelined when deep */
 };
 static const default_row default_reduce[] = {
-    {SIZE_MAX, '1'}, /* binomial fan-in to the destination */
+    {3, (size_t)256 << 10, 1, &blx_topo_rabenseifner, 0, 0},
+    {1, 0, 0, &blx_topo_general_tree, 'T', 1}, /* binomial fan-in */
 };
 static const default_row default_allreduce[] = {
-    {SIZE_MAX, 'H'}, /* bidirectional exchange: log2(np) steps, coherent */
+    {2, (size_t)64 << 10, 1, &blx_topo_rabenseifner, 0, 0},
+    {1, 0, 0, &blx_topo_hypercube, 'H', 0}, /* bidirectional exchange: coherent */
 };
 
-static char default_top(const default_row *table, size_t bytes)
+static const default_row *default_row_for(const default_row *table, int np, size_t bytes, int split)
 {
-    size_t i = 0;
-    while (bytes > table[i].max_bytes)
-        i++;
-    return table[i].top;
+    while (np < table->min_np || bytes < table->min_bytes || (table->needs_split && !split))
+        table++;
+    return table;
 }
 
 static int is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
@@ -91,23 +101,40 @@ static int route(blx_route *r, char key, int np, int rings, int branches, int co
     return 0;
 }
 
+/* A default row: a letter goes through the letter's rules (its number is the
+ * row's), an unlettered long-message algorithm is taken as it is. */
+static int route_row(blx_route *r, const default_row *row, int np, int combine, int leave_on_all)
+{
+    if (row->key != 0)
+        return route(r, row->key, np, row->param, row->param, combine, leave_on_all);
+    r->topo = row->topo;
+    r->shape = NULL;
+    r->key = 0;
+    r->param = 0;
+    return 0;
+}
+
 int blx_route_bcast(blx_route *r, char top, int np, size_t bytes, int nr_bs, int nb_bs)
 {
     char key = blx_upper(&top);
-    if (key == ' ')
-        key = default_top(default_bcast, bytes);
-    return route(r, key, np, nr_bs, nb_bs, 0, 0);
+    int rc = key == ' ' ? route_row(r, default_row_for(default_bcast, np, bytes, 0), np, 0, 0)
+                        : route(r, key, np, nr_bs, nb_bs, 0, 0);
+    r->fixed_order = 0;
+    return rc;
 }
 
-int blx_route_combine(blx_route *r, char top, int np, size_t bytes, int leave_on_all, int nr_co,
-                      int nb_co)
+int blx_route_combine(blx_route *r, char top, int np, size_t bytes, int leave_on_all, int splittable,
+                      int nr_co, int nb_co)
 {
     char key = blx_upper(&top);
-    int is_default = key == ' ';
-    if (is_default)
-        key = default_top(leave_on_all ? default_allreduce : default_reduce, bytes);
-    int rc = route(r, key, np, nr_co, nb_co, 1, leave_on_all);
-    r->fixed_order = is_default;
+    if (key != ' ') {
+        int rc = route(r, key, np, nr_co, nb_co, 1, leave_on_all);
+        r->fixed_order = 0;
+        return rc;
+    }
+    const default_row *table = leave_on_all ? default_allreduce : default_reduce;
+    int rc = route_row(r, default_row_for(table, np, bytes, splittable), np, 1, leave_on_all);
+    r->fixed_order = 1;
     return rc;
 }
 

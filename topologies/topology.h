@@ -80,6 +80,9 @@ BLX_INTERNAL extern const blx_topology blx_topo_multiring;       /* M */
 BLX_INTERNAL extern const blx_topology blx_topo_fully_connected; /* F */
 BLX_INTERNAL extern const blx_topology blx_topo_hypercube;       /* H */
 BLX_INTERNAL extern const blx_topology blx_topo_general_tree;    /* 1-9 T */
+/* Long-message algorithms without a TOP letter, chosen by the default ' '. */
+BLX_INTERNAL extern const blx_topology blx_topo_scatter_allgather; /* broadcast */
+BLX_INTERNAL extern const blx_topology blx_topo_rabenseifner;      /* combines */
 
 /* A resolved TOP: which descriptor, the tree's shape, letter and number. */
 typedef struct blx_route {
@@ -99,9 +102,11 @@ BLX_INTERNAL extern const blx_topology *const blx_topologies[];
 /* Route of a broadcast over np members: returns 0, or -1 for an unknown letter. */
 BLX_INTERNAL int blx_route_bcast(blx_route *r, char top, int np, size_t bytes, int nr_bs,
                                  int nb_bs);
-/* Route of a combine (leave_on_all: RDEST or CDEST = -1); 0, or -1 for an unknown letter. */
+/* Route of a combine (leave_on_all: RDEST or CDEST = -1; splittable: the
+ * buffer may be cut between elements, i.e. no locations); 0, or -1 for an
+ * unknown letter. */
 BLX_INTERNAL int blx_route_combine(blx_route *r, char top, int np, size_t bytes, int leave_on_all,
-                                   int nr_co, int nb_co);
+                                   int splittable, int nr_co, int nb_co);
 /* The binomial tree every leave-on-all tree combine spreads its result with. */
 BLX_INTERNAL blx_route blx_route_rebroadcast(void);
 

@@ -173,25 +173,35 @@ static void check_registry(void)
     CHECK(blx_route_bcast(&r, 'h', 8, 100, 1, 1) == 0 && r.topo == &blx_topo_hypercube, "H on 8");
     CHECK(blx_route_bcast(&r, 'H', 6, 100, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
           "H on 6 falls back to the 1-tree");
-    CHECK(blx_route_combine(&r, 'H', 6, 100, 1, 1, 1) == 0 && r.topo == &blx_topo_hypercube && r.shape == NULL,
+    CHECK(blx_route_combine(&r, 'H', 6, 100, 1, 1, 1, 1) == 0 && r.topo == &blx_topo_hypercube && r.shape == NULL,
           "leave-on-all H is the exchange on any size");
-    CHECK(blx_route_combine(&r, 'H', 8, 100, 0, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
+    CHECK(blx_route_combine(&r, 'H', 8, 100, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
           "leave-on-one H falls back to the 1-tree");
     CHECK(blx_route_bcast(&r, 't', 5, 100, 1, 9) == 0 && r.param == 4, "T clamps N_b to np-1: %d", r.param);
     CHECK(blx_route_bcast(&r, '3', 9, 100, 1, 7) == 0 && r.param == 3 && r.key == 'T', "digit 3");
     CHECK(blx_route_bcast(&r, 'm', 4, 100, -9, 1) == 0 && r.param == -3, "M clamps to -(np-1): %d", r.param);
-    CHECK(blx_route_combine(&r, 'M', 4, 100, 0, 2, 1) == 0 && r.param == 2 && r.shape == blx_topo_multiring.combine_tree,
+    CHECK(blx_route_combine(&r, 'M', 4, 100, 0, 1, 2, 1) == 0 && r.param == 2 && r.shape == blx_topo_multiring.combine_tree,
           "combine M uses NR_CO and the combine tree");
     CHECK(blx_route_bcast(&r, 'x', 4, 100, 1, 1) == -1, "unknown letter accepted");
     CHECK(blx_route_bcast(&r, '0', 4, 100, 1, 1) == -1, "0 is not a topology");
-    CHECK(blx_route_combine(&r, '\0', 4, 100, 0, 1, 1) == -1, "NUL is not a topology");
+    CHECK(blx_route_combine(&r, '\0', 4, 100, 0, 1, 1, 1) == -1, "NUL is not a topology");
     CHECK(blx_route_bcast(&r, ' ', 4, 8, 1, 1) == 0 && r.topo != NULL, "default broadcast");
-    CHECK(blx_route_combine(&r, ' ', 4, 8, 1, 1, 1) == 0 && r.topo != NULL, "default combine");
+    CHECK(blx_route_combine(&r, ' ', 4, 8, 1, 1, 1, 1) == 0 && r.topo != NULL && r.fixed_order, "default combine");
+    /* the default switches to the long-message algorithms by size */
+    CHECK(blx_route_bcast(&r, ' ', 4, 8 << 20, 1, 1) == 0 && r.topo == &blx_topo_scatter_allgather, "long broadcast");
+    CHECK(blx_route_bcast(&r, ' ', 2, 8 << 20, 1, 1) == 0 && r.topo == &blx_topo_general_tree, "2-process broadcast");
+    CHECK(blx_route_bcast(&r, ' ', 4, 64, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1, "short broadcast");
+    CHECK(blx_route_combine(&r, ' ', 4, 1 << 20, 1, 1, 1, 1) == 0 && r.topo == &blx_topo_rabenseifner, "long allreduce");
+    CHECK(blx_route_combine(&r, ' ', 4, 1 << 20, 1, 0, 1, 1) == 0 && r.topo == &blx_topo_hypercube,
+          "long allreduce with locations cannot be cut");
+    CHECK(blx_route_combine(&r, ' ', 4, 1 << 20, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_rabenseifner, "long reduce");
+    CHECK(blx_route_combine(&r, ' ', 4, 64, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree, "short reduce");
+    CHECK(blx_route_combine(&r, 'I', 4, 64, 0, 1, 1, 1) == 0 && !r.fixed_order, "letters keep arrival order");
     const char *letters = " IDSHFMT123456789";
     for (const char *l = letters; *l; l++) {
         CHECK(blx_route_bcast(&r, *l, 7, 64, 2, 2) == 0, "broadcast letter '%c' refused", *l);
-        CHECK(blx_route_combine(&r, *l, 7, 64, 0, 2, 2) == 0, "combine letter '%c' refused", *l);
-        CHECK(blx_route_combine(&r, *l, 7, 64, 1, 2, 2) == 0, "leave-on-all letter '%c' refused", *l);
+        CHECK(blx_route_combine(&r, *l, 7, 64, 0, 1, 2, 2) == 0, "combine letter '%c' refused", *l);
+        CHECK(blx_route_combine(&r, *l, 7, 64, 1, 1, 2, 2) == 0, "leave-on-all letter '%c' refused", *l);
     }
 }
 
