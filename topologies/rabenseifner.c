@@ -39,12 +39,6 @@ typedef struct {
     size_t lo, hi; /* in units */
 } span;
 
-/* Grid rank of the member 'rel' places after the root. */
-static int member_rank(const blx_xfer *x, int rel)
-{
-    return blx_scope_rank(x->scope, (rel + x->root) % x->scope->np);
-}
-
 /* The pieces of recursive halving: at each level (mask p/2, p/4, ..., 1)
  * the current span is cut in two; the member without the mask bit keeps the
  * lower half.  Fills levels[] with the span before each cut; returns the
@@ -78,14 +72,14 @@ static void rabenseifner(const blx_xfer *x)
         blx_fatal(c->handle, x->routine, "out of memory for a %zu-byte combine", x->bytes);
 
     if (me >= p) { /* fold in; for leave-on-all, wait for the answer */
-        blx_send_bytes(c, x->routine, buf, x->bytes, member_rank(x, me - p), x->tag);
+        blx_send_bytes(c, x->routine, buf, x->bytes, blx_xfer_rank(x, me - p), x->tag);
         if (x->leave_on_all)
-            blx_recv_bytes(c, x->routine, buf, x->bytes, member_rank(x, me - p), x->tag);
+            blx_recv_bytes(c, x->routine, buf, x->bytes, blx_xfer_rank(x, me - p), x->tag);
         free(tmp);
         return;
     }
     if (me < np - p) {
-        blx_recv_bytes(c, x->routine, tmp, x->bytes, member_rank(x, me + p), x->tag);
+        blx_recv_bytes(c, x->routine, tmp, x->bytes, blx_xfer_rank(x, me + p), x->tag);
         x->merge(x->op, buf, tmp, x->bytes);
     }
 
@@ -100,7 +94,7 @@ static void rabenseifner(const blx_xfer *x)
         levels[k] = mine;
         size_t kb = (keep.hi - keep.lo) * unit;
         char *kp = buf + keep.lo * unit;
-        int peer = member_rank(x, partner);
+        int peer = blx_xfer_rank(x, partner);
         blx_sendrecv_bytes(c, x->routine, buf + give.lo * unit, (give.hi - give.lo) * unit, peer, tmp, kb,
                            peer, x->tag);
         if (me < partner) { /* mine is the lower member's part */
@@ -116,21 +110,21 @@ static void rabenseifner(const blx_xfer *x)
         for (int mask = 1; mask < p; mask <<= 1) {
             span whole = levels[--k], theirs;
             theirs = mine.lo == whole.lo ? (span){mine.hi, whole.hi} : (span){whole.lo, mine.lo};
-            int peer = member_rank(x, me ^ mask);
+            int peer = blx_xfer_rank(x, me ^ mask);
             blx_sendrecv_bytes(c, x->routine, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, peer,
                                buf + theirs.lo * unit, (theirs.hi - theirs.lo) * unit, peer, x->tag);
             mine = whole;
         }
         if (me < np - p)
-            blx_send_bytes(c, x->routine, buf, x->bytes, member_rank(x, me + p), x->tag);
+            blx_send_bytes(c, x->routine, buf, x->bytes, blx_xfer_rank(x, me + p), x->tag);
     } else if (me != 0) { /* gather: every piece goes straight to the destination */
         blx_send_bytes(c, x->routine, buf + mine.lo * unit, (mine.hi - mine.lo) * unit,
-                       member_rank(x, 0), x->tag);
+                       blx_xfer_rank(x, 0), x->tag);
     } else {
         span scratch[32];
         for (int r = 1; r < p; r++) {
             span s = halving(r, p, n, scratch);
-            blx_recv_bytes(c, x->routine, buf + s.lo * unit, (s.hi - s.lo) * unit, member_rank(x, r),
+            blx_recv_bytes(c, x->routine, buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_rank(x, r),
                            x->tag);
         }
     }

@@ -30,11 +30,6 @@ static void pieces(const blx_xfer *x, int a, int b, size_t *off, size_t *len)
     *len = hi - lo;
 }
 
-static int member_rank(const blx_xfer *x, int rel)
-{
-    return blx_scope_rank(x->scope, (rel + x->root) % x->scope->np);
-}
-
 static void scatter_allgather(const blx_xfer *x)
 {
     int np = x->scope->np, rel = (x->scope->me - x->root + np) % np;
@@ -48,7 +43,7 @@ static void scatter_allgather(const blx_xfer *x)
         if (rel & mask) {
             int end = rel + mask < np ? rel + mask : np;
             pieces(x, rel, end, &off, &len);
-            blx_recv_bytes(c, x->routine, x->buf + off, len, member_rank(x, rel - mask), x->tag);
+            blx_recv_bytes(c, x->routine, x->buf + off, len, blx_xfer_rank(x, rel - mask), x->tag);
             break;
         }
         mask <<= 1;
@@ -57,12 +52,12 @@ static void scatter_allgather(const blx_xfer *x)
         if (rel + mask < np) {
             int end = rel + 2 * mask < np ? rel + 2 * mask : np;
             pieces(x, rel + mask, end, &off, &len);
-            blx_send_bytes(c, x->routine, x->buf + off, len, member_rank(x, rel + mask), x->tag);
+            blx_send_bytes(c, x->routine, x->buf + off, len, blx_xfer_rank(x, rel + mask), x->tag);
         }
     }
 
     /* ring allgather */
-    int right = member_rank(x, (rel + 1) % np), left = member_rank(x, (rel + np - 1) % np);
+    int right = blx_xfer_rank(x, (rel + 1) % np), left = blx_xfer_rank(x, (rel + np - 1) % np);
     for (int step = 0; step < np - 1; step++) {
         int out = (rel - step + np) % np, in = (rel - step - 1 + np) % np;
         size_t ooff, olen, ioff, ilen;

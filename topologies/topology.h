@@ -48,6 +48,12 @@ typedef struct blx_xfer {
     int rebcast_tag;
 } blx_xfer;
 
+/* Grid rank of the member 'rel' places after the root of x. */
+static inline int blx_xfer_rank(const blx_xfer *x, int rel)
+{
+    return blx_scope_rank(x->scope, (rel + x->root) % x->scope->np);
+}
+
 typedef void (*blx_bcast_fn)(const blx_xfer *x);
 typedef void (*blx_combine_fn)(const blx_xfer *x);
 

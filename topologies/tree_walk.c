@@ -40,12 +40,6 @@ static void check(const blx_xfer *x, int rc, const char *call)
         blx_fatal_mpi(x->ctx->handle, x->routine, rc, call);
 }
 
-/* Grid rank of the tree node 'rel'. */
-static int node_rank(const blx_xfer *x, int rel)
-{
-    return blx_scope_rank(x->scope, (rel + x->root) % x->scope->np);
-}
-
 void blx_tree_bcast(const blx_xfer *x)
 {
     const blx_tree *t = x->tree;
@@ -62,7 +56,7 @@ void blx_tree_bcast(const blx_xfer *x)
     if (nreq > STACK_REQS && (req = malloc((size_t)nreq * sizeof *req)) == NULL)
         blx_fatal(x->ctx->handle, x->routine, "out of memory for %d MPI requests", nreq);
     MPI_Request *recv = req, *send = req + nseg;
-    int nsend = 0, parent = rel == 0 ? -1 : node_rank(x, t->parent[rel]);
+    int nsend = 0, parent = rel == 0 ? -1 : blx_xfer_rank(x, t->parent[rel]);
 
     if (parent >= 0)
         for (int i = 0; i < nseg; i++) {
@@ -80,7 +74,7 @@ void blx_tree_bcast(const blx_xfer *x)
             blx_recv_check(x->ctx, x->routine, rc, &st, len, parent);
         }
         for (int k = 0; k < nkids; k++)
-            check(x, MPI_Isend(x->buf + off, (int)len, MPI_BYTE, node_rank(x, kids[k]), x->tag, comm,
+            check(x, MPI_Isend(x->buf + off, (int)len, MPI_BYTE, blx_xfer_rank(x, kids[k]), x->tag, comm,
                                &send[nsend++]),
                   "MPI_Isend");
     }
@@ -108,7 +102,7 @@ static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *a
     }
     if (nseg == 1) { /* fixed order, one buffer */
         for (int k = 0; k < nkids; k++) {
-            int src = node_rank(x, kids[k]);
+            int src = blx_xfer_rank(x, kids[k]);
             int rc = MPI_Recv(tmp, (int)len, MPI_BYTE, src, x->tag, comm, &st);
             blx_recv_check(x->ctx, x->routine, rc, &st, len, src);
             x->merge(x->op, acc, tmp, len);
@@ -116,7 +110,7 @@ static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *a
         return;
     }
     for (int k = 0; k < nkids; k++)
-        check(x, MPI_Irecv(tmp + (size_t)k * slot, (int)len, MPI_BYTE, node_rank(x, kids[k]), x->tag,
+        check(x, MPI_Irecv(tmp + (size_t)k * slot, (int)len, MPI_BYTE, blx_xfer_rank(x, kids[k]), x->tag,
                            comm, &rreq[k]),
               "MPI_Irecv");
     for (int c = 0; c < nkids; c++) {
@@ -125,7 +119,7 @@ static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *a
             rc = MPI_Wait(&rreq[k], &st);
         else
             rc = MPI_Waitany(nkids, rreq, &k, &st);
-        blx_recv_check(x->ctx, x->routine, rc, &st, len, node_rank(x, kids[k < 0 ? 0 : k]));
+        blx_recv_check(x->ctx, x->routine, rc, &st, len, blx_xfer_rank(x, kids[k < 0 ? 0 : k]));
         x->merge(x->op, acc, tmp + (size_t)k * slot, len);
     }
 }
@@ -137,7 +131,7 @@ void blx_tree_combine(const blx_xfer *x)
     int rel = (s->me - x->root + s->np) % s->np;
     int nkids = blx_tree_nkids(t, rel);
     const int *kids = blx_tree_kids(t, rel);
-    int parent = rel == 0 ? -1 : node_rank(x, t->parent[rel]);
+    int parent = rel == 0 ? -1 : blx_xfer_rank(x, t->parent[rel]);
 
     /* Segments must hold whole elements; a located buffer is merged whole. */
     int nseg = 1;
