@@ -47,7 +47,7 @@ ASAN_OBJ := $(patsubst %.c,$(B)/asan/%.o,$(LIBSRC))
 ASAN_LIB := $(B)/asan/libblacs.a
 
 .PHONY: all lib check unit mpi-tests abi-check asan-check valgrind-check conformance demo install \
-        uninstall clean topo-table examples example-tests lu-compare
+        uninstall clean topo-table examples example-tests lu-compare install-check
 
 all: lib
 lib: $(B)/libblacs.so $(ALIB)
@@ -130,6 +130,9 @@ mpi-tests: $(MPIT_BIN) $(MPIT_FBIN)
 abi-check: lib
 	bash test/abi-check.sh $(B)/libblacs.so
 
+install-check: lib
+	bash test/install-check.sh
+
 asan-check: $(ASAN_BIN)
 	MPIRUN="$(MPIRUN)" SANITIZED=1 bash test/run-mpi.sh $(B)/asan/test
 
@@ -149,6 +152,7 @@ check: lib
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory unit && \
 	$(MAKE) --no-print-directory abi-check && \
+	$(MAKE) --no-print-directory install-check && \
 	$(MAKE) --no-print-directory mpi-tests && \
 	$(MAKE) --no-print-directory asan-check && \
 	$(MAKE) --no-print-directory valgrind-check && \
