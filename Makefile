@@ -235,3 +235,5 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+include bench/bench.mk
