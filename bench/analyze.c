@@ -697,7 +697,7 @@ static int style_of(const curve *c, int index)
     if (!strcmp(c->key->impl, "mpi"))
         return 1;
     if (!strcmp(c->key->impl, "ref"))
-        return 20 + index % 8;
+        return c->key->top[0] == '_' || c->key->top[0] == '-' ? 2 : 20 + index % 8;
     return 3 + index % 11;
 }
 
