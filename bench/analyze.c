@@ -690,8 +690,8 @@ typedef struct {
     int style;
 } pcurve;
 
-/* Line styles (bench/plots.gp): 1 = MPI, 2 = reference ' ', 3.. ours by TOP,
- * 20.. the reference's other TOPs. */
+/* Line styles (bench/plots.gp): 1 = MPI (14, 15 more MPI curves), 2 =
+ * reference ' ', 3..13 ours by TOP, 20.. the reference's other TOPs. */
 static int style_of(const curve *c, int index)
 {
     if (!strcmp(c->key->impl, "mpi"))
@@ -959,6 +959,7 @@ static int make_plots(const char *gp, FILE *summary)
                 if (!op_of(K[k].series, "", p))
                     continue;
                 n = 0;
+                int nth[3] = {0, 0, 0}; /* curves so far of ours, ref, mpi: each gets its own style */
                 for (size_t c = 0; c < ncurves; c++) {
                     const row *kk = curves[c].key;
                     if (strcmp(kk->series, K[k].series) || kk->np != p || strncmp(kk->op, K[k].op, strlen(K[k].op)))
@@ -966,6 +967,8 @@ static int make_plots(const char *gp, FILE *summary)
                     if (!strcmp(kk->series, "overlap") && atol(strrchr(kk->op, 'v') + 1) != biggest)
                         continue;
                     add_pc(pc, &n, &curves[c], "%s %s", kk->impl, kk->op);
+                    int im = impl_rank(kk->impl) > 2 ? 0 : impl_rank(kk->impl), m = nth[im]++;
+                    pc[n - 1].style = im == 0 ? 3 + m % 11 : im == 1 ? (m ? 20 + m % 8 : 2) : (m ? 14 + (m - 1) % 2 : 1);
                 }
                 snprintf(title, sizeof title, "%s, np=%d", K[k].title, p);
                 gp_plot(g, title, "microseconds", pc, n, 3, 1);

@@ -23,9 +23,9 @@ set grid xtics ytics mxtics mytics lc rgb "#dddddd"
 set key top left box opaque
 set bars small
 
-# 1 = raw MPI (LAWN's "system" curve: solid black), 2 = the reference
-# BLACS with the blank TOP (dashed grey), 3.. = this library, 20.. = the
-# reference's other TOPs.
+# 1 = raw MPI (LAWN's "system" curve: solid black; 14, 15 = further MPI
+# curves of a panel, dashed black), 2 = the reference BLACS with the blank
+# TOP (dashed grey), 3..13 = this library, 20.. = the reference's other TOPs.
 set style line 1 lc rgb "black" lw 2.5 pt 7 ps 0.7
 set style line 2 lc rgb "#707070" dt 2 lw 2.5 pt 6 ps 0.7
 set style line 3 lc rgb "#1f77b4" lw 1.8 pt 5 ps 0.7
@@ -39,6 +39,8 @@ set style line 10 lc rgb "#17becf" lw 1.8 pt 2 ps 0.8
 set style line 11 lc rgb "#bcbd22" lw 1.8 pt 4 ps 0.8
 set style line 12 lc rgb "#393b79" lw 1.8 dt 4 pt 8 ps 0.8
 set style line 13 lc rgb "#ad494a" lw 1.8 dt 4 pt 10 ps 0.8
+set style line 14 lc rgb "black" lw 2 dt 2 pt 6 ps 0.7
+set style line 15 lc rgb "black" lw 2 dt 3 pt 4 ps 0.7
 do for [i=20:27] {
     set style line i lc rgb "#a0a0a0" dt 3 lw 1.5 pt (i - 18) ps 0.6
 }
