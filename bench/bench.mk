@@ -1,10 +1,10 @@
 # bench/bench.mk - the benchmark suite; included by the main Makefile.
 #
 #   make bench           this library and raw MPI on 2 and 4 processes, then the
-#                        analysis: results/<date>/summary.md and PNG plots (< 5 min)
+#                        analysis: results/<date>/summary.md and PNG plots (1-2 min)
 #   make bench-compare   this library and the reference BLACS (Debian's ScaLAPACK),
-#                        run alternately series by series and trial by trial (< 10 min)
-#   make bench-check     the suite's own tests (< 1 min)
+#                        run alternately series by series and trial by trial (~4 min)
+#   make bench-check     the suite's own tests (~20 s)
 #
 # Options, as make or environment variables (see bench/README.md):
 #   NPROCS="2 4"  SERIES=all  SIZES=8,1K,16K,64K,256K,1M,8M  LAWN=1  TOPS=_ISH1F
@@ -27,16 +27,16 @@ $(BENCH_B)/blacsbench-ref: bench/blacsbench.c blacs/blacs.h
 	$(call say,CC-REF,$<)
 	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ref"' -o $@ $< -lscalapack-openmpi -lblas -lm
 
-# The analysis and the fit need no MPI.
+# The analysis and the fit use no MPI (compiled with the same wrapper and flags).
 $(BENCH_B)/analyze: bench/analyze.c bench/fit.c bench/fit.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(BENCH_FLAGS) -o $@ bench/analyze.c bench/fit.c -lm
+	$(Q)$(MPICC) $(BENCH_FLAGS) -o $@ bench/analyze.c bench/fit.c -lm
 
 $(BENCH_B)/test_fit: bench/test_fit.c bench/fit.c bench/fit.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(BENCH_FLAGS) -o $@ bench/test_fit.c bench/fit.c -lm
+	$(Q)$(MPICC) $(BENCH_FLAGS) -o $@ bench/test_fit.c bench/fit.c -lm
 
 .PHONY: bench bench-compare bench-check bench-build
 
