@@ -239,3 +239,5 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+include bench/bench.mk

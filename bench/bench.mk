@@ -1,0 +1,52 @@
+# bench/bench.mk - the benchmark suite; included by the main Makefile.
+#
+#   make bench           this library and raw MPI on 2 and 4 processes, then the
+#                        analysis: results/<date>/summary.md and PNG plots (1-2 min)
+#   make bench-compare   this library and the reference BLACS (Debian's ScaLAPACK),
+#                        run alternately series by series and trial by trial (~4 min)
+#   make bench-check     the suite's own tests (~20 s)
+#
+# Options, as make or environment variables (see bench/README.md):
+#   NPROCS="2 4"  SERIES=all  SIZES=8,1K,16K,64K,256K,1M,8M  LAWN=1  TOPS=_ISH1F
+#   TRIALS=3  RE_TRIALS=10  REPS=auto  TARGET_MS=10  DAXPY=10000,1000000
+#   SCOPE=A  GRID=PxQ  RESULTS=results  BENCH_ARGS="more blacsbench options"
+
+BENCH_B     := $(B)/bench
+BENCH_FLAGS := $(CFLAGS) $(STD) $(WARN) -Iblacs -Ibench
+BENCH_BINS  := $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref $(BENCH_B)/analyze $(BENCH_B)/test_fit
+
+# One source, two binaries: on this library (found through the rpath, like
+# the examples) and on the reference BLACS inside libscalapack-openmpi.
+$(BENCH_B)/blacsbench: bench/blacsbench.c blacs/blacs.h $(B)/libblacs.so
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ours"' -o $@ $< -L$(B) -lblacs -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
+
+$(BENCH_B)/blacsbench-ref: bench/blacsbench.c blacs/blacs.h
+	@mkdir -p $(dir $@)
+	$(call say,CC-REF,$<)
+	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ref"' -o $@ $< -lscalapack-openmpi -lblas -lm
+
+# The analysis and the fit use no MPI (compiled with the same wrapper and flags).
+$(BENCH_B)/analyze: bench/analyze.c bench/fit.c bench/fit.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(BENCH_FLAGS) -o $@ bench/analyze.c bench/fit.c -lm
+
+$(BENCH_B)/test_fit: bench/test_fit.c bench/fit.c bench/fit.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(BENCH_FLAGS) -o $@ bench/test_fit.c bench/fit.c -lm
+
+.PHONY: bench bench-compare bench-check bench-build
+
+bench-build: $(BENCH_BINS)
+
+bench: $(BENCH_B)/blacsbench $(BENCH_B)/analyze
+	@BUILD=$(B) bash bench/run.sh
+
+bench-compare: $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref $(BENCH_B)/analyze
+	@BUILD=$(B) bash bench/compare.sh
+
+bench-check: $(BENCH_BINS)
+	@BUILD=$(B) bash bench/check.sh

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# bench/check.sh - `make bench-check`: tests of the benchmark suite (< 1 min).
+#
+#   1. fit: bench/test_fit (exact lines, a hand-computed fit, LAWN's RE)
+#   2. every series, tiny sizes, 2 and 4 processes, this library and the
+#      reference BLACS (+ raw MPI): exit 0 with every data check passing,
+#      and the CSV complete; row/column scopes on 3 and 4 processes
+#   3. the checks can fail: with --inject-fault (rank 0 corrupts what it
+#      sends, the barrier skips synchronizing) every series must exit
+#      non-zero with "VERIFY FAILED"
+#   4. analyze on the tiny run: summary.md with its tables, every PNG
+#   5. analyze's numbers on synthetic data with known fits, RE and ratios
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+bin=$BUILD/bench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+t0=$SECONDS
+mpirun_=(mpirun --oversubscribe)
+[ "$(id -u)" = 0 ] && mpirun_+=(--allow-run-as-root)
+
+ok() { passed=$((passed + 1)); printf '  ok    %s\n' "$1"; }
+bad() {
+    failed=$((failed + 1))
+    printf '  FAIL  %s\n' "$1"
+    [ -n "${2:-}" ] && [ -f "$2" ] && tail -15 "$2" | sed 's/^/        | /'
+}
+mpi() { # NP PROGRAM ARGS... (output to $tmp/out)
+    local np=$1
+    shift
+    timeout -k 5 120 "${mpirun_[@]}" -np "$np" "$@" >"$tmp/out" 2>&1
+}
+
+ALL=$("$bin/blacsbench" --list-series | tr '\n' ' ')
+TINY=(--sizes 8,200,4K,64K --trials 1 --re-trials 2 --reps 2 --daxpy 100 --quiet)
+
+echo "bench-check: 1. least-squares fit and RE"
+if "$bin/test_fit" >"$tmp/out" 2>&1; then ok "test_fit"; else bad "test_fit" "$tmp/out"; fi
+
+echo "bench-check: 2. every series on tiny sizes, data verified"
+run=$tmp/run
+mkdir -p "$run"
+for np in 2 4; do
+    for impl in ours ref; do
+        exe=$bin/blacsbench
+        extra=(--mpi yes)
+        [ $impl = ref ] && exe=$bin/blacsbench-ref && extra=(--mpi no)
+        csv=$run/$impl-np$np.csv
+        if mpi "$np" "$exe" "${TINY[@]}" "${extra[@]}" --csv "$csv"; then
+            cp "$tmp/out" "$run/$impl-np$np.log"
+            # every series has rows, except those that cannot run here
+            missing=""
+            for s in $ALL; do
+                case "$np/$s" in 2/contention | 2/transpose) continue ;; esac
+                grep -q "^$impl,$s," "$csv" || missing+=" $s"
+                [ $impl = ours ] && [ $s != tm ] && ! grep -q "^mpi,$s," "$csv" && missing+=" mpi:$s"
+            done
+            # every row: 11 fields, a non-negative time
+            badrows=$(awk -F, 'NR > 1 && (NF != 11 || $10 !~ /^[0-9.]+$/)' "$csv" | wc -l)
+            if [ -z "$missing" ] && [ "$badrows" = 0 ]; then
+                ok "$impl, np=$np: $(($(wc -l <"$csv") - 1)) rows, all series verified"
+            else
+                bad "$impl, np=$np: missing series:${missing:- none}; malformed rows: $badrows"
+            fi
+        else
+            bad "$impl, np=$np: exit status $?" "$tmp/out"
+        fi
+    done
+done
+# Broadcast and combine on process rows (1 x 3: a row of 3) and columns (2 x 2).
+if mpi 3 "$bin/blacsbench" "${TINY[@]}" --series bcast,comb,guard,shift --scope R --csv "$tmp/scope.csv" &&
+    mpi 4 "$bin/blacsbench" "${TINY[@]}" --series bcast,comb --scope C --csv "$tmp/scope.csv" &&
+    grep -q ",bcast,row,.*,3,1x3," "$tmp/scope.csv" && grep -q ",comb,reduce_col,.*,4,2x2," "$tmp/scope.csv"; then
+    ok "scopes Row (np=3, grid 1x3) and Column (np=4, grid 2x2)"
+else
+    bad "scopes Row and Column" "$tmp/out"
+fi
+
+echo "bench-check: 3. wrong data must fail the run"
+for s in $ALL; do
+    [ "$s" = tm ] && continue # T_m moves no data between processes
+    variants=(no)
+    case $s in echo | guard | comb) variants+=(only) ;; esac # the raw MPI checks too, sampled
+    for m in "${variants[@]}"; do
+        name="$s (--inject-fault, $([ $m = no ] && echo BLACS || echo MPI), np=4)"
+        mpi 4 "$bin/blacsbench" --series "$s" --sizes 64 --trials 1 --reps 2 --daxpy 100 --mpi "$m" \
+            --quiet --inject-fault --csv "$tmp/inject.csv"
+        st=$?
+        if [ $st -ne 0 ] && [ $st -ne 124 ] && grep -q "VERIFY FAILED" "$tmp/out"; then
+            ok "$name: exit $st, $(grep -o 'VERIFY FAILED: .* wrong values' "$tmp/out" | head -1 | sed 's/.*: //')"
+        else
+            bad "$name: exit status $st, expected a verification failure" "$tmp/out"
+        fi
+    done
+done
+
+echo "bench-check: 4. analysis of the tiny run"
+if "$bin/analyze" "$run" --gp bench/plots.gp >"$tmp/out" 2>&1; then
+    ok "analyze exits 0"
+else
+    bad "analyze" "$tmp/out"
+fi
+sum=$run/summary.md
+missing=""
+for h in "## Key numbers" "### T_c (one-way" "### Broadcast: source and maximum" "### Combine: DGSUM2D" \
+    "## Least-squares fits" "### tc" "### bcast" "### comb" "### overlap" "### transpose" "## Ratios ours/ref" \
+    "## Ratios ours/mpi" "#### bcast all, np=4, grid 1x4: ours/ref" "#### echo, np=4, grid 1x4: ours/mpi" \
+    "| 4 | ' ' | 64 KiB |" "skipped (the grid is not square"; do
+    grep -qF -- "$h" "$sum" 2>/dev/null || missing+=" [$h]"
+done
+if [ -s "$sum" ] && [ -z "$missing" ]; then ok "summary.md: key, fit and ratio tables"; else bad "summary.md lacks:$missing"; fi
+missing=""
+for np in 2 4; do
+    for p in tc ts bcast bcast1 comb comet ratio-ref ratio-mpi; do
+        f=$run/$p-np$np.png
+        [ -s "$f" ] && [ "$(head -c 4 "$f" | tail -c 3)" = PNG ] || missing+=" $p-np$np.png"
+    done
+done
+if [ -z "$missing" ]; then ok "16 PNG plots"; else bad "plots missing or not PNG:$missing" "$run/plots/gnuplot.log"; fi
+
+echo "bench-check: 5. analysis numbers on synthetic data"
+# tc on 2 processes: ours = 1 + N, ref = 2 + 2N, mpi = 0.5 + 0.5N (us, N
+# doubles).  Sizes 0 and 5 (N = 1 and 8192) repeated three times, 20%
+# spread around the line (symmetric, so the fits stay exact): RE = 20.0.
+syn=$tmp/syn
+mkdir -p "$syn"
+awk 'BEGIN {
+    print "impl,series,op,top,np,grid,bytes,reps,trial,t_us,t_src_us"
+    split("1 1000 2000 3000 4000 8192", N, " ")
+    split("ours ref mpi", I, " "); a["ours"] = 1; a["ref"] = 2; a["mpi"] = 0.5
+    for (k = 1; k <= 3; k++) for (i = 1; i <= 6; i++) {
+        impl = I[k]; t = a[impl] * (1 + N[i]); rep = (impl != "mpi" && (i == 1 || i == 6))
+        for (d = -rep; d <= rep; d++)
+            printf "%s,tc,tc,-,2,1x2,%d,10,%d,%.6f,\n", impl, 8 * N[i], d + 2, t * (1 + 0.1 * d)
+    } }' >"$syn/synthetic.csv"
+if "$bin/analyze" "$syn" --gp bench/plots.gp >"$tmp/out" 2>&1; then
+    missing=""
+    for want in "| ours | tc | - | 2 | 1x2 | 1 | 1 | 20.0 | 10 |" "| ref | tc | - | 2 | 1x2 | 2 | 2 | 20.0 | 10 |" \
+        "| mpi | tc | - | 2 | 1x2 | 0.5 | 0.5 | - | 6 |" "| 2 | 8 B | 2.00 | 4.00 | 1.00 | 0.50 | 2.00 |" \
+        "| 8000 B | 0.50 |" "| 8000 B | 2.00 |" "| 64 KiB | 0.50 |"; do
+        grep -qF -- "$want" "$syn/summary.md" || missing+=" [$want]"
+    done
+    for png in tc-np2 ratio-ref-np2 ratio-mpi-np2; do # a run of one series plots too
+        [ -s "$syn/$png.png" ] || missing+=" $png.png"
+    done
+    if [ -z "$missing" ]; then ok "fits, RE, key table, ratios match the known answers; plots of a partial run"
+    else bad "synthetic run lacks:$missing" "$syn/summary.md"; fi
+else
+    bad "analyze on synthetic data" "$tmp/out"
+fi
+
+echo "bench-check: $passed passed, $failed failed ($((SECONDS - t0)) s)"
+[ $failed -eq 0 ]

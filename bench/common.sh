@@ -1,0 +1,76 @@
+# bench/common.sh - shared by bench/run.sh and bench/compare.sh (sourced):
+# the options from the environment, the run directory, the mpirun command
+# line, and the analysis.
+
+BUILD=${BUILD:-build}
+RESULTS=${RESULTS:-results}
+NPROCS=${NPROCS:-"2 4"}
+SERIES=${SERIES:-all}
+TOPS=${TOPS:-_ISH1F}
+TRIALS=${TRIALS:-3}
+RE_TRIALS=${RE_TRIALS:-10}
+REPS=${REPS:-auto}
+TARGET_MS=${TARGET_MS:-10}
+DAXPY=${DAXPY:-10000,1000000}
+SCOPE=${SCOPE:-A}
+MPIRUN=${MPIRUN:-mpirun}
+
+if [ "${LAWN:-0}" = 1 ]; then
+    SIZE_ARGS=(--lawn)
+else
+    SIZE_ARGS=(--sizes "${SIZES:-8,1K,16K,64K,256K,1M,8M}")
+fi
+
+# Options every blacsbench run gets.
+COMMON_ARGS=("${SIZE_ARGS[@]}" --tops "$TOPS" --reps "$REPS" --target-ms "$TARGET_MS" --daxpy "$DAXPY"
+             --scope "$SCOPE")
+[ -n "${GRID:-}" ] && COMMON_ARGS+=(--grid "$GRID")
+# shellcheck disable=SC2206 # word splitting wanted
+[ -n "${BENCH_ARGS:-}" ] && COMMON_ARGS+=($BENCH_ARGS)
+
+MPIRUN_ARGS=(--oversubscribe)
+[ "$(id -u)" = 0 ] && MPIRUN_ARGS+=(--allow-run-as-root)
+
+for bin in blacsbench analyze; do
+    [ -x "$BUILD/bench/$bin" ] || { echo "bench: $BUILD/bench/$bin is missing (make bench-build)" >&2; exit 1; }
+done
+
+# results/<date-time>, and results/latest -> it
+new_run_dir() {
+    local stamp dir
+    stamp=$(date +%Y%m%d-%H%M%S)
+    dir=$RESULTS/$stamp
+    [ -e "$dir" ] && dir=$dir-$$ && stamp=$stamp-$$
+    mkdir -p "$dir"
+    ln -sfn "$stamp" "$RESULTS/latest"
+    echo "$dir"
+}
+
+write_meta() { # DIR WHAT
+    {
+        echo "$2"
+        echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+        echo "host:      $(uname -n) ($(uname -sr)), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+        echo "load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+        echo "mpi:       $($MPIRUN --version 2>/dev/null | head -1)"
+        echo "commit:    $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (modified)')"
+        echo "processes: $NPROCS (more processes than cores are oversubscribed)"
+        echo "options:   series $SERIES; ${COMMON_ARGS[*]}; trials $TRIALS (every fifth size: $RE_TRIALS)"
+    } >"$1/meta.txt"
+}
+
+# run_bench NP BINARY OUTBASE ARGS... : one blacsbench run, rows appended to
+# OUTBASE.csv, progress to the terminal and OUTBASE.log
+run_bench() {
+    local np=$1 bin=$2 base=$3
+    shift 3
+    "$MPIRUN" "${MPIRUN_ARGS[@]}" -np "$np" "$bin" "${COMMON_ARGS[@]}" --csv "$base.csv" "$@" 2>&1 |
+        tee -a "$base.log" >&2
+}
+
+analyze_run() { # DIR
+    "$BUILD/bench/analyze" "$1" --gp bench/plots.gp
+    echo
+    echo "summary: $1/summary.md"
+    echo "plots:   $(cd "$1" && ls ./*.png 2>/dev/null | sed "s|^\./|$1/|" | tr '\n' ' ')"
+}
