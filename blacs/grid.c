@@ -206,6 +206,7 @@ void blx_exit(int notdone)
     blx_ctx_reset();
     blx_buf_wait_all("BLACS_EXIT");
     blx_buf_free_ready();
+    blx_scratch_free();
     if (notdone == 0) {
         int done = 0;
         MPI_Finalized(&done);

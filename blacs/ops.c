@@ -19,12 +19,16 @@ static inline int sign3(int gt, int lt) { return gt ? 1 : (lt ? -1 : 0); }
  *   cmp_alg    sign of x - y, real part first
  */
 #define BLX_DEFINE_OPS(v, V, R, cplx)                                                              \
-    static void v##_sum(void *acc, const void *in, size_t n)                                       \
+    static void v##_sum(void *acc, const void *in, size_t n, int in_first)                         \
     {                                                                                              \
-        R *a = acc;                                                                                \
-        const R *b = in;                                                                           \
-        for (size_t i = 0; i < n * (cplx ? 2 : 1); i++)                                            \
-            a[i] += b[i];                                                                          \
+        R *restrict a = acc; /* never the same memory: lets the compiler vectorize */              \
+        const R *restrict b = in;                                                                  \
+        if (in_first)                                                                              \
+            for (size_t i = 0; i < n * (cplx ? 2 : 1); i++)                                        \
+                a[i] = b[i] + a[i];                                                                \
+        else                                                                                       \
+            for (size_t i = 0; i < n * (cplx ? 2 : 1); i++)                                        \
+                a[i] += b[i];                                                                      \
     }                                                                                              \
     static int v##_cmp_mag(const R *x, const R *y)                                                 \
     {                                                                                              \
@@ -39,7 +43,8 @@ static inline int sign3(int gt, int lt) { return gt ? 1 : (lt ? -1 : 0); }
         int c = sign3(x[0] > y[0], x[0] < y[0]);                                                   \
         return (c != 0 || !cplx) ? c : sign3(x[cplx] > y[cplx], x[cplx] < y[cplx]);                \
     }                                                                                              \
-    static void v##_absext(void *acc, const void *in, size_t n, int *al, const int *il, int dir)   \
+    static void v##_absext(void *acc, const void *in, size_t n, int *al, const int *il, int dir,    \
+                           int in_first)                                                           \
     {                                                                                              \
         enum { W = cplx ? 2 : 1 };                                                                 \
         R *a = acc;                                                                                \
@@ -48,7 +53,8 @@ static inline int sign3(int gt, int lt) { return gt ? 1 : (lt ? -1 : 0); }
             int c = dir * v##_cmp_mag(b + W * i, a + W * i);                                       \
             if (c == 0)                                                                            \
                 c = al ? sign3(il[i] < al[i], il[i] > al[i]) : v##_cmp_alg(b + W * i, a + W * i);  \
-            if (c > 0) {                                                                           \
+            /* the first operand stays unless the second is strictly better */                     \
+            if (c > 0 || (in_first && c == 0)) {                                                   \
                 memcpy(a + W * i, b + W * i, sizeof(R) * W);                                       \
                 if (al)                                                                            \
                     al[i] = il[i];                                                                 \
@@ -59,8 +65,8 @@ BLX_FOR_EACH_TYPE(BLX_DEFINE_OPS)
 #undef BLX_DEFINE_OPS
 
 typedef struct {
-    void (*sum)(void *acc, const void *in, size_t n);
-    void (*absext)(void *acc, const void *in, size_t n, int *al, const int *il, int dir);
+    void (*sum)(void *acc, const void *in, size_t n, int in_first);
+    void (*absext)(void *acc, const void *in, size_t n, int *al, const int *il, int dir, int in_first);
 } type_ops;
 
 static const type_ops ops[BLX_NTYPES] = {
@@ -80,14 +86,14 @@ int *blx_reduce_locs(const blx_reduce *r, void *buf)
     return r->located ? (int *)((char *)buf + r->n * blx_types[r->type].esz) : NULL;
 }
 
-void blx_merge(const void *op, void *acc, const void *in, size_t bytes)
+void blx_merge(const void *op, void *acc, const void *in, size_t bytes, int in_first)
 {
     const blx_reduce *r = op;
     size_t n = r->located ? r->n : bytes / blx_types[r->type].esz;
     if (r->kind == BLX_OP_SUM) {
-        ops[r->type].sum(acc, in, n);
+        ops[r->type].sum(acc, in, n, in_first);
         return;
     }
     ops[r->type].absext(acc, in, n, blx_reduce_locs(r, acc), blx_reduce_locs(r, (void *)in),
-                        r->kind == BLX_OP_AMX ? 1 : -1);
+                        r->kind == BLX_OP_AMX ? 1 : -1, in_first);
 }

@@ -42,9 +42,14 @@ BLX_INTERNAL size_t blx_reduce_bytes(const blx_reduce *r);
 BLX_INTERNAL int *blx_reduce_locs(const blx_reduce *r, void *buf);
 
 /* acc := acc (op) in, over the first 'bytes' bytes of both buffers: a whole
- * buffer, or (not located) any whole number of elements of it.  'op' is a
+ * buffer, or (not located) any whole number of elements of it.  With
+ * in_first, acc := in (op) acc instead: the operands in the other order, so
+ * that both members of an exchange can compute "lower member's (op) upper
+ * member's" bit for bit without copying.  (The one thing left to chance: the
+ * payload of a sum of two different NaNs, as C compilers treat + as
+ * commutative.)  'op' is a
  * const blx_reduce *: the signature lets a topology call it without knowing
  * what it combines. */
-BLX_INTERNAL void blx_merge(const void *op, void *acc, const void *in, size_t bytes);
+BLX_INTERNAL void blx_merge(const void *op, void *acc, const void *in, size_t bytes, int in_first);
 
 #endif

@@ -54,6 +54,7 @@ void blx_freebuff(int wait)
     else
         blx_buf_poll();
     blx_buf_free_ready();
+    blx_scratch_free();
 }
 
 void blx_abort(int ctxt, int errnum)

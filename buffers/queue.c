@@ -225,6 +225,31 @@ void blx_buf_free_ready(void)
     }
 }
 
+static void *scratch;
+static size_t scratch_cap;
+
+void *blx_scratch(size_t bytes, int ctxt, const char *routine)
+{
+    if (bytes > scratch_cap) {
+        free(scratch);
+        scratch_cap = 0;
+        void *p = NULL;
+        size_t cap = (bytes + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
+        if (posix_memalign(&p, BUF_ALIGN, cap) != 0)
+            blx_fatal(ctxt, routine, "cannot allocate %zu bytes of scratch space (out of memory)", bytes);
+        scratch = p;
+        scratch_cap = cap;
+    }
+    return scratch;
+}
+
+void blx_scratch_free(void)
+{
+    free(scratch);
+    scratch = NULL;
+    scratch_cap = 0;
+}
+
 blx_bufstats blx_buf_stats(void)
 {
     blx_bufstats s = {nactive, ready != NULL, held, ready ? ready->cap : 0};

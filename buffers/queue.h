@@ -63,4 +63,12 @@ BLX_INTERNAL void blx_buf_free_ready(void);
 
 BLX_INTERNAL blx_bufstats blx_buf_stats(void);
 
+/* Scratch space for the temporaries of a collective operation (a combine's
+ * receive buffer, say): kept between calls and grown as needed, so repeated
+ * operations allocate nothing.  Valid until the next blx_scratch call;
+ * released by blacs_freebuff and blacs_exit.  Out of memory is a clear
+ * error naming the routine. */
+BLX_INTERNAL void *blx_scratch(size_t bytes, int ctxt, const char *routine);
+BLX_INTERNAL void blx_scratch_free(void);
+
 #endif

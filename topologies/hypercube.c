@@ -56,8 +56,8 @@ static void exchange_combine(const blx_xfer *x)
     while (p * 2 <= np)
         p *= 2;
     char stackbuf[512], *tmp = stackbuf;
-    if (x->bytes > sizeof stackbuf && (tmp = malloc(x->bytes)) == NULL)
-        blx_fatal(x->ctx->handle, x->routine, "out of memory for a %zu-byte combine", x->bytes);
+    if (x->bytes > sizeof stackbuf)
+        tmp = blx_scratch(x->bytes, x->ctx->handle, x->routine);
 
     if (me >= p) { /* fold in, wait for the answer */
         int partner = blx_scope_rank(s, me - p);
@@ -66,24 +66,18 @@ static void exchange_combine(const blx_xfer *x)
     } else {
         if (me < np - p) {
             blx_recv_bytes(x->ctx, x->routine, tmp, x->bytes, blx_scope_rank(s, me + p), x->tag);
-            x->merge(x->op, x->buf, tmp, x->bytes);
+            x->merge(x->op, x->buf, tmp, x->bytes, 0);
         }
         for (int mask = 1; mask < p; mask <<= 1) {
             int partner = me ^ mask;
             int peer = blx_scope_rank(s, partner);
             blx_sendrecv_bytes(x->ctx, x->routine, x->buf, x->bytes, peer, tmp, x->bytes, peer, x->tag);
-            if (me < partner) { /* buf is the lower half's */
-                x->merge(x->op, x->buf, tmp, x->bytes);
-            } else {
-                x->merge(x->op, tmp, x->buf, x->bytes);
-                memcpy(x->buf, tmp, x->bytes);
-            }
+            /* both compute "lower member's (op) upper member's" */
+            x->merge(x->op, x->buf, tmp, x->bytes, me > partner);
         }
         if (me < np - p)
             blx_send_bytes(x->ctx, x->routine, x->buf, x->bytes, blx_scope_rank(s, me + p), x->tag);
     }
-    if (tmp != stackbuf)
-        free(tmp);
 }
 
 const blx_topology blx_topo_hypercube = {

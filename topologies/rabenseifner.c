@@ -67,20 +67,17 @@ static void rabenseifner(const blx_xfer *x)
     size_t unit = x->unit, n = x->bytes / unit;
     char *buf = x->buf;
     const blx_ctx *c = x->ctx;
-    char *tmp = malloc(x->bytes > 0 ? x->bytes : 1);
-    if (tmp == NULL)
-        blx_fatal(c->handle, x->routine, "out of memory for a %zu-byte combine", x->bytes);
+    char *tmp = blx_scratch(x->bytes > 0 ? x->bytes : 1, c->handle, x->routine);
 
     if (me >= p) { /* fold in; for leave-on-all, wait for the answer */
         blx_send_bytes(c, x->routine, buf, x->bytes, blx_xfer_rank(x, me - p), x->tag);
         if (x->leave_on_all)
             blx_recv_bytes(c, x->routine, buf, x->bytes, blx_xfer_rank(x, me - p), x->tag);
-        free(tmp);
         return;
     }
     if (me < np - p) {
         blx_recv_bytes(c, x->routine, tmp, x->bytes, blx_xfer_rank(x, me + p), x->tag);
-        x->merge(x->op, buf, tmp, x->bytes);
+        x->merge(x->op, buf, tmp, x->bytes, 0);
     }
 
     span levels[32];
@@ -97,12 +94,7 @@ static void rabenseifner(const blx_xfer *x)
         int peer = blx_xfer_rank(x, partner);
         blx_sendrecv_bytes(c, x->routine, buf + give.lo * unit, (give.hi - give.lo) * unit, peer, tmp, kb,
                            peer, x->tag);
-        if (me < partner) { /* mine is the lower member's part */
-            x->merge(x->op, kp, tmp, kb);
-        } else {
-            x->merge(x->op, tmp, kp, kb);
-            memcpy(kp, tmp, kb);
-        }
+        x->merge(x->op, kp, tmp, kb, me > partner); /* lower member's (op) upper member's */
         mine = keep;
     }
 
@@ -128,7 +120,6 @@ static void rabenseifner(const blx_xfer *x)
                            x->tag);
         }
     }
-    free(tmp);
 }
 
 const blx_topology blx_topo_rabenseifner = {

@@ -24,8 +24,9 @@
 #include "tree.h"
 
 /* Folds 'bytes' bytes of 'in' into 'acc' (a combine's element operation,
- * opaque to the topology). */
-typedef void (*blx_merge_fn)(const void *op, void *acc, const void *in, size_t bytes);
+ * opaque to the topology); with in_first the operands are taken in the other
+ * order (acc := in (op) acc), see blacs/ops.h. */
+typedef void (*blx_merge_fn)(const void *op, void *acc, const void *in, size_t bytes, int in_first);
 
 /* One broadcast or combine in progress, as a topology sees it. */
 typedef struct blx_xfer {

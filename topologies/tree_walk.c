@@ -7,7 +7,7 @@
  * before returning (broadcasts are globally blocking, so the buffer may be
  * the user's matrix itself).
  *
- * Pipelining: in a tree deeper than one level, a message above 2 * SEG_MIN
+ * Pipelining: in a tree deeper than two levels, a message above 2 * SEG_MIN
  * bytes travels in up to MAX_SEG segments, and a node forwards segment i as
  * soon as it has it while segment i + 1 is still arriving.  A chain of d
  * links then costs about (d - 1 + k)(alpha + n beta / k) for k segments
@@ -26,7 +26,7 @@
 static int segments(const blx_xfer *x)
 {
     size_t n = 1;
-    if (x->tree->depth > 1 && x->bytes > 2 * SEG_MIN) {
+    if (x->tree->depth > 2 && x->bytes > 2 * SEG_MIN) {
         n = (x->bytes + SEG_MIN - 1) / SEG_MIN;
         n = n > MAX_SEG ? MAX_SEG : n;
     }
@@ -96,7 +96,7 @@ static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *a
         for (int k = 0; k < nkids; k++) {
             int rc = MPI_Recv(tmp, (int)len, MPI_BYTE, MPI_ANY_SOURCE, x->tag, comm, &st);
             blx_recv_check(x->ctx, x->routine, rc, &st, len, rc == MPI_SUCCESS ? st.MPI_SOURCE : 0);
-            x->merge(x->op, acc, tmp, len);
+            x->merge(x->op, acc, tmp, len, 0);
         }
         return;
     }
@@ -105,7 +105,7 @@ static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *a
             int src = blx_xfer_rank(x, kids[k]);
             int rc = MPI_Recv(tmp, (int)len, MPI_BYTE, src, x->tag, comm, &st);
             blx_recv_check(x->ctx, x->routine, rc, &st, len, src);
-            x->merge(x->op, acc, tmp, len);
+            x->merge(x->op, acc, tmp, len, 0);
         }
         return;
     }
@@ -120,7 +120,7 @@ static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *a
         else
             rc = MPI_Waitany(nkids, rreq, &k, &st);
         blx_recv_check(x->ctx, x->routine, rc, &st, len, blx_xfer_rank(x, kids[k < 0 ? 0 : k]));
-        x->merge(x->op, acc, tmp + (size_t)k * slot, len);
+        x->merge(x->op, acc, tmp + (size_t)k * slot, len, 0);
     }
 }
 
@@ -154,8 +154,8 @@ void blx_tree_combine(const blx_xfer *x)
     char stackbuf[1024], *tmp = stackbuf;
     MPI_Request stack[STACK_REQS], *req = stack;
     int nreq = nkids + nseg;
-    if (tmpbytes > sizeof stackbuf && (tmp = malloc(tmpbytes)) == NULL)
-        blx_fatal(x->ctx->handle, x->routine, "out of memory for a %zu-byte combine", tmpbytes);
+    if (tmpbytes > sizeof stackbuf)
+        tmp = blx_scratch(tmpbytes, x->ctx->handle, x->routine);
     if (nreq > STACK_REQS && (req = malloc((size_t)nreq * sizeof *req)) == NULL)
         blx_fatal(x->ctx->handle, x->routine, "out of memory for %d MPI requests", nreq);
     MPI_Request *rreq = req, *sreq = req + nkids;
@@ -172,8 +172,6 @@ void blx_tree_combine(const blx_xfer *x)
                   "MPI_Isend");
     }
     check(x, MPI_Waitall(nsend, sreq, MPI_STATUSES_IGNORE), "MPI_Waitall");
-    if (tmp != stackbuf)
-        free(tmp);
     if (req != stack)
         free(req);
 
