@@ -51,6 +51,19 @@ blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo
     return blx_shape_tr(u, d == 'U', m, n, lda, esz);
 }
 
+void blx_top_error(const blx_ctx *c, const blx_call *call, const char *top)
+{
+    char buf[8];
+    blx_fatal(c->handle, call->name,
+              "Unknown topology %s: TOP must be one of ' ', I, D, S, M, F, H, T or 1-9", show(top, buf));
+}
+
+void blx_ptr_arg(const blx_ctx *c, const blx_call *call, const char *name, const void *p, int needed)
+{
+    if (needed && p == NULL)
+        blx_fatal(c->handle, call->name, "%s is a null pointer", name);
+}
+
 int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname, int row,
                   const char *cname, int col)
 {

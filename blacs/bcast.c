@@ -28,36 +28,30 @@ static bcast_call prepare(const blx_call *call, int ctxt, const char *scope, con
     b.s = blx_scope_arg(b.c, call, scope);
     b.shape = blx_shape_arg(b.c, call, uplo, diag, m, n, lda);
     if (blx_route_bcast(&b.route, top ? *top : '\0', b.s->np, blx_shape_bytes(&b.shape),
-                        b.c->nr_bs, b.c->nb_bs) != 0) {
-        char t = top ? *top : '?';
-        blx_fatal(ctxt, call->name, "Unknown topology '%c': TOP must be one of ' ', I, D, S, M, F, "
-                  "H, T or 1-9", t);
-    }
+                        b.c->nr_bs, b.c->nb_bs) != 0)
+        blx_top_error(b.c, call, top);
     return b;
 }
 
 static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_source)
 {
+    blx_ptr_arg(b->c, call, "A", A, blx_shape_count(&b->shape) > 0);
     blx_xfer x = {.ctx = b->c, .routine = call->name, .scope = b->s, .root = root,
                   .bytes = blx_shape_bytes(&b->shape)};
     x.tag = blx_msgid_next_scoped(&b->c->ids, b->s->id, root);
     if (b->route.shape != NULL) /* long-message algorithms walk no tree */
         x.tree = blx_scope_tree(b->s, &b->route, b->c->handle, call->name);
-    blx_buf *buf = NULL;
-    if (blx_shape_contiguous(&b->shape)) {
-        x.buf = A;
-    } else {
-        buf = blx_buf_take(x.bytes, b->c->handle, call->name);
-        x.buf = buf->data;
+    int packed = !blx_shape_contiguous(&b->shape);
+    if (packed) {
+        x.buf = blx_scratch(BLX_SCRATCH_DATA, x.bytes, b->c->handle, call->name);
         if (is_source)
             blx_pack(&b->shape, A, x.buf);
+    } else {
+        x.buf = A;
     }
     (is_source ? b->route.topo->bcast_send : b->route.topo->bcast_recv)(&x);
-    if (buf != NULL) {
-        if (!is_source)
-            blx_unpack(&b->shape, x.buf, A);
-        blx_buf_release(buf);
-    }
+    if (packed && !is_source)
+        blx_unpack(&b->shape, x.buf, A);
 }
 
 void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,

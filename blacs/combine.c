@@ -59,9 +59,10 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
     blx_route route;
     if (blx_route_combine(&route, top ? *top : '\0', s->np, bytes, all, !op.located, c->nr_co,
                           c->nb_co) != 0)
-        blx_fatal(ctxt, call->name,
-                  "Unknown topology '%c': TOP must be one of ' ', I, D, S, M, F, H, T or 1-9",
-                  top ? *top : '?');
+        blx_top_error(c, call, top);
+    blx_ptr_arg(c, call, "A", A, op.n > 0);
+    blx_ptr_arg(c, call, "RA (with LDIA != -1)", rA, op.located && op.n > 0);
+    blx_ptr_arg(c, call, "CA (with LDIA != -1)", cA, op.located && op.n > 0);
     int tag = blx_msgid_next_scoped(&c->ids, s->id, dest);
     int tag2 = all ? blx_msgid_next_scoped(&c->ids, s->id, dest) : 0;
 
@@ -78,11 +79,9 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
     /* A destination whose A is contiguous combines in A itself; everybody
      * else works on a packed copy (other processes' A stays untouched). */
     int in_place = mine_out && !op.located && blx_shape_contiguous(&shape);
-    blx_buf *b = NULL;
     char *work = A;
     if (!in_place) {
-        b = blx_buf_take(bytes, ctxt, call->name);
-        work = b->data;
+        work = blx_scratch(BLX_SCRATCH_DATA, bytes, ctxt, call->name);
         blx_pack(&shape, A, work);
     }
     int *loc = blx_reduce_locs(&op, work);
@@ -112,6 +111,4 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
                               &cA[i + (size_t)j * ldia]);
             }
     }
-    if (b != NULL)
-        blx_buf_release(b);
 }

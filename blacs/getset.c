@@ -16,6 +16,8 @@ void blx_get(blx_iface iface, int ctxt, int what, int *val)
     blx_init();
     if (what >= 10 && what <= 16)
         c = blx_ctx_get(ctxt, routine);
+    if (val == NULL)
+        blx_fatal(ctxt, routine, "VAL is a null pointer (WHAT = %d)", what);
     switch (what) {
     case 0: *val = blx_sys_handle(iface, MPI_COMM_WORLD); break;
     case 1:
@@ -57,17 +59,19 @@ void blx_set(int ctxt, int what, const int *val)
     blx_init();
     if (what >= 11 && what <= 16)
         c = blx_ctx_get(ctxt, routine);
+    if (val == NULL && (what == 1 || (what >= 11 && what <= 16)))
+        blx_fatal(ctxt, routine, "VAL is a null pointer (WHAT = %d)", what);
     switch (what) {
     case 0: blx_warn(ctxt, routine, "Cannot set BLACS system context, can only BLACS_GET"); break;
     case 1:
         /* The reference ignores this (its MPI communicators isolate it); we
          * honour it, for grids created afterwards.  Every process must set the
          * same range. */
-        if (val[0] < 0 || val[1] <= val[0] || val[1] > blx_g.tag_ub) {
+        if (val[0] < 0 || val[1] > blx_g.tag_ub || (long long)val[1] - val[0] + 1 < BLX_MSGID_MIN_RANGE) {
             blx_warn(ctxt, routine,
-                     "illegal message-ID range [%d, %d]: need 0 <= min < max <= %d (MPI_TAG_UB); "
-                     "range unchanged",
-                     val[0], val[1], blx_g.tag_ub);
+                     "illegal message-ID range [%d, %d]: need 0 <= min, max <= %d (MPI_TAG_UB) and "
+                     "at least %d IDs; range unchanged",
+                     val[0], val[1], blx_g.tag_ub, BLX_MSGID_MIN_RANGE);
         } else {
             blx_g.id_lo = val[0];
             blx_g.id_hi = val[1];

@@ -75,6 +75,8 @@ void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, i
     check_grid_shape(routine, syssize, nprow, npcol);
     if (ldumap < nprow)
         blx_fatal(-1, routine, "LDUMAP = %d is smaller than NPROW = %d", ldumap, nprow);
+    if (map == NULL)
+        blx_fatal(-1, routine, "USERMAP is a null pointer");
 
     int myrow = -1, mycol = -1;
     char *seen = calloc((size_t)syssize, 1);
@@ -139,10 +141,8 @@ void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, i
 
     int rc = blx_msgids_init(&c->ids, blx_g.id_lo, blx_g.id_hi, nprow, npcol);
     if (rc == -1)
-        blx_fatal(-1, routine,
-                  "the message-ID range [%d, %d] (BLACS_SET code 1) is too small for a %d x %d "
-                  "grid: it needs at least %lld IDs",
-                  blx_g.id_lo, blx_g.id_hi, nprow, npcol, blx_idlayout_min_range(nprow, npcol));
+        blx_fatal(-1, routine, "the message-ID range [%d, %d] (BLACS_SET code 1) holds fewer than %d IDs",
+                  blx_g.id_lo, blx_g.id_hi, BLX_MSGID_MIN_RANGE);
     if (rc != 0)
         blx_fatal(-1, routine, "out of memory");
 
@@ -169,8 +169,10 @@ void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *orde
 
 static void ctx_free(blx_ctx *c)
 {
-    for (int s = 0; s < BLX_NSCOPE; s++)
+    for (int s = 0; s < BLX_NSCOPE; s++) {
         blx_scope_trees_free(&c->scope[s]);
+        blx_sys_forget(c->scope[s].comm); /* BLACS_GET code 10 may have registered it */
+    }
     MPI_Comm_free(&c->scope[BLX_SCOPE_ROW].comm);
     MPI_Comm_free(&c->scope[BLX_SCOPE_COL].comm);
     MPI_Comm_free(&c->comm);
@@ -196,8 +198,6 @@ void blx_gridexit(int ctxt)
 
 void blx_exit(int notdone)
 {
-    if (!blx_g.initialized)
-        blx_init();
     for (int h = 0; h < blx_g.nctx; h++) {
         blx_ctx *c = blx_ctx_find(h);
         if (c != NULL)
@@ -207,10 +207,11 @@ void blx_exit(int notdone)
     blx_buf_wait_all("BLACS_EXIT");
     blx_buf_free_ready();
     blx_scratch_free();
-    if (notdone == 0) {
-        int done = 0;
+    if (notdone == 0) { /* MPI ends here, whoever started it (spec 2.5) */
+        int up = 0, done = 0;
+        MPI_Initialized(&up);
         MPI_Finalized(&done);
-        if (!done)
+        if (up && !done)
             MPI_Finalize();
         blx_g.initialized = 0;
     }

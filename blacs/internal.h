@@ -97,6 +97,9 @@ BLX_INTERNAL void blx_ctx_reset(void);
 BLX_INTERNAL int blx_sys_register(MPI_Comm comm);
 BLX_INTERNAL MPI_Comm blx_sys_lookup(int handle, const char *routine);
 BLX_INTERNAL void blx_sys_free(int handle);
+/* A communicator about to be freed leaves the table (a later use of its
+ * handle is then the clear "No system context" error, not a crash). */
+BLX_INTERNAL void blx_sys_forget(MPI_Comm comm);
 /* A system context as the given interface spells it -> MPI_Comm. */
 BLX_INTERNAL MPI_Comm blx_sys_comm(blx_iface iface, int handle, const char *routine);
 /* MPI_Comm -> a system context for the interface (C: registers a handle). */
@@ -137,9 +140,25 @@ BLX_INTERNAL blx_scope *blx_scope_arg(blx_ctx *c, const blx_call *call, const ch
 /* The shape of a GE (uplo == NULL) or TR matrix argument, checked. */
 BLX_INTERNAL blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo,
                                      const char *diag, int m, int n, int lda);
+/* The fatal "Unknown topology" error of a TOP argument. */
+BLX_INTERNAL BLX_NORETURN void blx_top_error(const blx_ctx *c, const blx_call *call, const char *top);
+/* A pointer argument that the call needs (needed != 0) must not be NULL. */
+BLX_INTERNAL void blx_ptr_arg(const blx_ctx *c, const blx_call *call, const char *name, const void *p,
+                              int needed);
 /* Checks that (row, col) names a process of the grid; returns its vpid. */
 BLX_INTERNAL int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname,
                                int row, const char *cname, int col);
+
+/* An MPI call's return code: a clear error naming the routine if it failed. */
+static inline void blx_check_mpi(int ctxt, const char *routine, int rc, const char *call)
+{
+    if (rc != MPI_SUCCESS)
+        blx_fatal_mpi(ctxt, routine, rc, call);
+}
+
+/* The largest single MPI message (MPI counts are int): longer data travel as
+ * several messages. */
+#define BLX_MAX_MSG ((size_t)1 << 30)
 
 /* --- p2p.c: the point-to-point layer every data movement goes through --- */
 BLX_INTERNAL void blx_send(const blx_call *call, int ctxt, const char *uplo, const char *diag,
@@ -154,7 +173,8 @@ BLX_INTERNAL void blx_isend_bytes(const blx_ctx *c, const char *routine, const v
 BLX_INTERNAL void blx_recv_check(const blx_ctx *c, const char *routine, int rc,
                                  const MPI_Status *st, size_t expected, int src);
 /* Blocking send; and a send to dest together with a receive from src (any
- * sizes; dest and src may be the same process). */
+ * sizes; dest and src may be the same process; a negative dest or src skips
+ * that side). */
 BLX_INTERNAL void blx_send_bytes(const blx_ctx *c, const char *routine, const void *buf,
                                  size_t bytes, int dest, int tag);
 BLX_INTERNAL void blx_sendrecv_bytes(const blx_ctx *c, const char *routine, const void *out,

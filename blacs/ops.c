@@ -6,6 +6,13 @@
 #include <math.h>
 #include <string.h>
 
+/* Sums: integers wrap around (in unsigned arithmetic, where overflow is
+ * defined) instead of being undefined behaviour; reals add as usual. */
+static inline int add_int(int x, int y) { return (int)((unsigned)x + (unsigned)y); }
+static inline float add_float(float x, float y) { return x + y; }
+static inline double add_double(double x, double y) { return x + y; }
+#define BLX_ADD(x, y) _Generic((x), int: add_int, float: add_float, double: add_double)(x, y)
+
 /* Magnitude of one component, in a type that orders like |x|. */
 static inline unsigned mag_int(int x) { return x < 0 ? 0u - (unsigned)x : (unsigned)x; }
 #define BLX_MAG(x) _Generic((x), int: mag_int, float: fabsf, double: fabs)(x)
@@ -25,10 +32,10 @@ static inline int sign3(int gt, int lt) { return gt ? 1 : (lt ? -1 : 0); }
         const R *restrict b = in;                                                                  \
         if (in_first)                                                                              \
             for (size_t i = 0; i < n * (cplx ? 2 : 1); i++)                                        \
-                a[i] = b[i] + a[i];                                                                \
+                a[i] = BLX_ADD(b[i], a[i]);                                                        \
         else                                                                                       \
             for (size_t i = 0; i < n * (cplx ? 2 : 1); i++)                                        \
-                a[i] += b[i];                                                                      \
+                a[i] = BLX_ADD(a[i], b[i]);                                                        \
     }                                                                                              \
     static int v##_cmp_mag(const R *x, const R *y)                                                 \
     {                                                                                              \

@@ -6,7 +6,7 @@
  * ints: each value's "distance", which breaks ties and tells where the value
  * came from.  blx_merge(acc, in) folds in into acc element by element:
  *
- *   SUM     acc += in (complex: both components)
+ *   SUM     acc += in (complex: both components; integers wrap around on overflow)
  *   AMX     the entry of larger |x| wins; AMN the smaller.  |x| is x < 0 ? -x : x
  *           for integers (as unsigned, so INT_MIN is the largest) and reals, and
  *           |re| + |im| for complex (spec 5.1).  On equal |x|: with locations,

@@ -12,21 +12,29 @@
 #include "../buffers/queue.h"
 #include "internal.h"
 
-/* Messages above this many bytes travel as several MPI messages (MPI counts are int). */
-#define CHUNK ((size_t)1 << 30)
+/* Data of 'bytes' travel as this many MPI messages (at least one, so that
+ * an empty matrix is still a message), each at most BLX_MAX_MSG. */
+static size_t nchunks(size_t bytes) { return bytes == 0 ? 1 : (bytes + BLX_MAX_MSG - 1) / BLX_MAX_MSG; }
+
+/* Chunk i of 'bytes': its length (as an MPI count) and its offset. */
+static int chunk(size_t bytes, size_t i, size_t *off)
+{
+    *off = i * BLX_MAX_MSG;
+    size_t left = bytes - *off;
+    return (int)(left < BLX_MAX_MSG ? left : BLX_MAX_MSG);
+}
 
 void blx_isend_bytes(const blx_ctx *c, const char *routine, const void *buf, size_t bytes,
                      int dest, int tag, blx_buf *b)
 {
-    size_t off = 0;
-    do {
-        size_t len = bytes - off < CHUNK ? bytes - off : CHUNK;
-        int rc = MPI_Isend((const char *)buf + off, (int)len, MPI_BYTE, dest, tag, c->comm,
-                           blx_buf_request(b, c->handle, routine));
-        if (rc != MPI_SUCCESS)
-            blx_fatal_mpi(c->handle, routine, rc, "MPI_Isend");
-        off += len;
-    } while (off < bytes);
+    for (size_t i = 0, n = nchunks(bytes); i < n; i++) {
+        size_t off;
+        int len = chunk(bytes, i, &off);
+        blx_check_mpi(c->handle, routine,
+                      MPI_Isend((const char *)buf + off, len, MPI_BYTE, dest, tag, c->comm,
+                                blx_buf_request(b, c->handle, routine)),
+                      "MPI_Isend");
+    }
 }
 
 void blx_recv_check(const blx_ctx *c, const char *routine, int rc, const MPI_Status *st,
@@ -52,53 +60,35 @@ void blx_recv_check(const blx_ctx *c, const char *routine, int rc, const MPI_Sta
 void blx_recv_bytes(const blx_ctx *c, const char *routine, void *buf, size_t bytes, int src,
                     int tag)
 {
-    size_t off = 0;
-    do {
-        size_t len = bytes - off < CHUNK ? bytes - off : CHUNK;
-        MPI_Status st;
-        int rc = MPI_Recv((char *)buf + off, (int)len, MPI_BYTE, src, tag, c->comm, &st);
-        blx_recv_check(c, routine, rc, &st, len, src);
-        off += len;
-    } while (off < bytes);
+    blx_sendrecv_bytes(c, routine, NULL, 0, -1, buf, bytes, src, tag);
 }
 
 void blx_send_bytes(const blx_ctx *c, const char *routine, const void *buf, size_t bytes, int dest,
                     int tag)
 {
-    size_t off = 0;
-    do {
-        size_t len = bytes - off < CHUNK ? bytes - off : CHUNK;
-        int rc = MPI_Send((const char *)buf + off, (int)len, MPI_BYTE, dest, tag, c->comm);
-        if (rc != MPI_SUCCESS)
-            blx_fatal_mpi(c->handle, routine, rc, "MPI_Send");
-        off += len;
-    } while (off < bytes);
+    blx_sendrecv_bytes(c, routine, buf, bytes, dest, NULL, 0, -1, tag);
 }
-
-/* Messages of 'bytes' travel as this many MPI messages (at least one). */
-static size_t nchunks(size_t bytes) { return bytes == 0 ? 1 : (bytes + CHUNK - 1) / CHUNK; }
 
 void blx_sendrecv_bytes(const blx_ctx *c, const char *routine, const void *out, size_t outbytes,
                         int dest, void *in, size_t inbytes, int src, int tag)
 {
-    size_t ns = nchunks(outbytes), nr = nchunks(inbytes), rounds = ns > nr ? ns : nr;
-    for (size_t i = 0; i < rounds; i++) {
+    size_t ns = dest < 0 ? 0 : nchunks(outbytes), nr = src < 0 ? 0 : nchunks(inbytes);
+    for (size_t i = 0; i < ns || i < nr; i++) {
         MPI_Request sreq = MPI_REQUEST_NULL;
+        size_t off;
         if (i < ns) {
-            size_t off = i * CHUNK, len = outbytes - off < CHUNK ? outbytes - off : CHUNK;
-            int rc = MPI_Isend((const char *)out + off, (int)len, MPI_BYTE, dest, tag, c->comm, &sreq);
-            if (rc != MPI_SUCCESS)
-                blx_fatal_mpi(c->handle, routine, rc, "MPI_Isend");
+            int len = chunk(outbytes, i, &off);
+            blx_check_mpi(c->handle, routine,
+                          MPI_Isend((const char *)out + off, len, MPI_BYTE, dest, tag, c->comm, &sreq),
+                          "MPI_Isend");
         }
         if (i < nr) {
-            size_t off = i * CHUNK, len = inbytes - off < CHUNK ? inbytes - off : CHUNK;
+            int len = chunk(inbytes, i, &off);
             MPI_Status st;
-            int rc = MPI_Recv((char *)in + off, (int)len, MPI_BYTE, src, tag, c->comm, &st);
-            blx_recv_check(c, routine, rc, &st, len, src);
+            int rc = MPI_Recv((char *)in + off, len, MPI_BYTE, src, tag, c->comm, &st);
+            blx_recv_check(c, routine, rc, &st, (size_t)len, src);
         }
-        int rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS)
-            blx_fatal_mpi(c->handle, routine, rc, "MPI_Wait");
+        blx_check_mpi(c->handle, routine, MPI_Wait(&sreq, MPI_STATUS_IGNORE), "MPI_Wait");
     }
 }
 
@@ -109,6 +99,7 @@ void blx_send(const blx_call *call, int ctxt, const char *uplo, const char *diag
     blx_shape s = blx_shape_arg(c, call, uplo, diag, m, n, lda);
     int dest = blx_coord_arg(c, call, "RDEST", rdest, "CDEST", cdest);
     size_t bytes = blx_shape_bytes(&s);
+    blx_ptr_arg(c, call, "A", A, bytes > 0);
 
     blx_buf *b = blx_buf_take(bytes, ctxt, call->name);
     blx_pack(&s, A, b->data);
@@ -124,14 +115,14 @@ void blx_recv(const blx_call *call, int ctxt, const char *uplo, const char *diag
     blx_shape s = blx_shape_arg(c, call, uplo, diag, m, n, lda);
     int src = blx_coord_arg(c, call, "RSRC", rsrc, "CSRC", csrc);
     size_t bytes = blx_shape_bytes(&s);
+    blx_ptr_arg(c, call, "A", A, bytes > 0);
     int tag = blx_msgid_next_recv(&c->ids, src);
 
     if (blx_shape_contiguous(&s)) {
         blx_recv_bytes(c, call->name, A, bytes, src, tag);
         return;
     }
-    blx_buf *b = blx_buf_take(bytes, ctxt, call->name);
-    blx_recv_bytes(c, call->name, b->data, bytes, src, tag);
-    blx_unpack(&s, b->data, A);
-    blx_buf_release(b);
+    void *buf = blx_scratch(BLX_SCRATCH_DATA, bytes, ctxt, call->name);
+    blx_recv_bytes(c, call->name, buf, bytes, src, tag);
+    blx_unpack(&s, buf, A);
 }

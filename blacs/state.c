@@ -140,6 +140,13 @@ int blx_sys_register(MPI_Comm comm)
     return free_slot;
 }
 
+void blx_sys_forget(MPI_Comm comm)
+{
+    for (int h = 1; h < blx_g.nsys; h++)
+        if (blx_g.sys[h] == comm)
+            blx_g.sys[h] = MPI_COMM_NULL;
+}
+
 MPI_Comm blx_sys_lookup(int handle, const char *routine)
 {
     blx_init();

@@ -197,21 +197,19 @@ void blx_buf_activate(blx_buf *b)
     blx_buf_poll();
 }
 
-void blx_buf_release(blx_buf *b)
-{
-    reclaim(b);
-}
-
 void blx_buf_wait_all(const char *routine)
 {
     double t0 = MPI_Wtime();
+    int warned = 0;
     blx_buf_poll();
     while (active_head != NULL) {
-        if (MPI_Wtime() - t0 > wait_seconds())
-            blx_fatal(-1, routine,
-                      "%d buffered sends (%zu bytes) were still not received after %.0f s: every "
-                      "send needs a matching receive",
-                      nactive, held, wait_seconds());
+        if (!warned && MPI_Wtime() - t0 > wait_seconds()) {
+            blx_warn(-1, routine,
+                     "still waiting after %.0f s for %d buffered sends (%zu bytes) to be received: "
+                     "every send needs a matching receive",
+                     wait_seconds(), nactive, held);
+            warned = 1;
+        }
         pause_briefly();
         blx_buf_poll();
     }
@@ -225,29 +223,32 @@ void blx_buf_free_ready(void)
     }
 }
 
-static void *scratch;
-static size_t scratch_cap;
+static void *scratch[BLX_NSCRATCH];
+static size_t scratch_cap[BLX_NSCRATCH];
 
-void *blx_scratch(size_t bytes, int ctxt, const char *routine)
+void *blx_scratch(int slot, size_t bytes, int ctxt, const char *routine)
 {
-    if (bytes > scratch_cap) {
-        free(scratch);
-        scratch_cap = 0;
+    if (bytes > scratch_cap[slot]) {
+        free(scratch[slot]);
+        scratch[slot] = NULL;
+        scratch_cap[slot] = 0;
         void *p = NULL;
-        size_t cap = (bytes + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
+        size_t cap = bytes < BUF_MIN ? BUF_MIN : (bytes + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
         if (posix_memalign(&p, BUF_ALIGN, cap) != 0)
-            blx_fatal(ctxt, routine, "cannot allocate %zu bytes of scratch space (out of memory)", bytes);
-        scratch = p;
-        scratch_cap = cap;
+            blx_fatal(ctxt, routine, "cannot allocate %zu bytes of work space (out of memory)", bytes);
+        scratch[slot] = p;
+        scratch_cap[slot] = cap;
     }
-    return scratch;
+    return scratch[slot];
 }
 
 void blx_scratch_free(void)
 {
-    free(scratch);
-    scratch = NULL;
-    scratch_cap = 0;
+    for (int s = 0; s < BLX_NSCRATCH; s++) {
+        free(scratch[s]);
+        scratch[s] = NULL;
+        scratch_cap[s] = 0;
+    }
 }
 
 blx_bufstats blx_buf_stats(void)

@@ -6,16 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* IDs a range must hold so that every subrange gets BLX_MSGID_MIN_SPAN of them:
- * the point-to-point half needs ng subranges, each third of the scoped half
- * needs as many subranges as its scope has members (at most ng). */
-long long blx_idlayout_min_range(int nprow, int npcol)
+/* A kind of traffic gets 'total' IDs for 'members' sources or roots: its own
+ * subrange each if there is room, else one subrange they share. */
+static void split(long long total, long long members, int *span, int *stride)
 {
-    long long ng = (long long)nprow * npcol;
-    long long p2p = ng * BLX_MSGID_MIN_SPAN;
-    long long scoped = 3 * ng * BLX_MSGID_MIN_SPAN;
-    long long half = p2p > scoped ? p2p : scoped;
-    return 2 * half;
+    long long each = total / members;
+    if (each >= 1) {
+        *span = (int)each;
+        *stride = (int)each;
+    } else {
+        *span = (int)total;
+        *stride = 0;
+    }
 }
 
 int blx_idlayout_init(blx_idlayout *L, int lo, int hi, int nprow, int npcol)
@@ -23,7 +25,7 @@ int blx_idlayout_init(blx_idlayout *L, int lo, int hi, int nprow, int npcol)
     if (nprow < 1 || npcol < 1 || lo < 0 || hi < lo)
         return -1;
     long long total = (long long)hi - lo + 1;
-    if (total < blx_idlayout_min_range(nprow, npcol))
+    if (total < BLX_MSGID_MIN_RANGE)
         return -1;
 
     long long ng = (long long)nprow * npcol;
@@ -33,23 +35,23 @@ int blx_idlayout_init(blx_idlayout *L, int lo, int hi, int nprow, int npcol)
 
     memset(L, 0, sizeof *L);
     L->p2p_base = lo;
-    L->p2p_span = (int)(p2p_total / ng);
+    split(p2p_total, ng, &L->p2p_span, &L->p2p_stride);
     for (int s = 0; s < BLX_NSCOPE; s++) {
         L->scope_base[s] = (int)(lo + p2p_total + s * per_scope);
-        L->scope_span[s] = (int)(per_scope / members[s]);
+        split(per_scope, members[s], &L->scope_span[s], &L->scope_stride[s]);
     }
     return 0;
 }
 
 int blx_msgid_p2p(const blx_idlayout *L, int src_vpid, unsigned count)
 {
-    return L->p2p_base + src_vpid * L->p2p_span + (int)(count % (unsigned)L->p2p_span);
+    return L->p2p_base + src_vpid * L->p2p_stride + (int)(count % (unsigned)L->p2p_span);
 }
 
 int blx_msgid_scoped(const blx_idlayout *L, int scope, int root, unsigned count)
 {
-    int span = L->scope_span[scope];
-    return L->scope_base[scope] + root * span + (int)(count % (unsigned)span);
+    return L->scope_base[scope] + root * L->scope_stride[scope] +
+           (int)(count % (unsigned)L->scope_span[scope]);
 }
 
 int blx_msgids_init(blx_msgids *M, int lo, int hi, int nprow, int npcol)

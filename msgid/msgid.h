@@ -14,19 +14,26 @@
  *    | (one per source vpid = p*Q + q)    |  Q subr.  |   P subr.    |  Ng subr. |
  *
  * Point-to-point: a message from source vpid s carries
- *      base_p2p + s * span_p2p + (count % span_p2p),
+ *      base_p2p + s * stride_p2p + (count % span_p2p),
  * where count is the sender's number of earlier sends to that destination
  * (the receiver uses its number of earlier receives from s: the two agree
  * because the pair is FIFO).
  *
  * Scoped operations: each scope keeps one counter per member.  An operation
  * rooted at member r (the source of a broadcast, the destination of a combine)
- * uses   base_scope + r * span_scope + (count[r] % span_scope)   and every
+ * uses   base_scope + r * stride_scope + (count[r] % span_scope)   and every
  * member then advances count[r].  LAWN 73 keeps a scalar for the broadcasts a
  * process starts plus a vector for those it receives; our vector indexed by
- * the root, the caller included, holds exactly the same numbers.  Keying
- * combines by their destination lets a fan-in accept messages from any child,
- * in arrival order, with one tag.
+ * the root, the caller included, holds exactly the same numbers.
+ *
+ * Normally stride = span: every source or root owns its own subrange.  When
+ * the range is too small for that (a huge grid, or a narrow range from
+ * BLACS_SET 1), the subranges of one kind are shared (stride 0): IDs then
+ * repeat sooner, which stays correct because every receive names its source
+ * (the library never receives from MPI_ANY_SOURCE), MPI keeps the messages of
+ * a pair in order, and the operations of a scope are ordered for every pair
+ * of its members.  The IDs keep point-to-point traffic apart from scoped
+ * traffic, whose order relative to it is not defined.
  *
  * Everything here is plain C with no MPI, so it is unit-tested on its own.
  */
@@ -37,14 +44,17 @@
 
 enum { BLX_SCOPE_ROW = 0, BLX_SCOPE_COL = 1, BLX_SCOPE_ALL = 2, BLX_NSCOPE = 3 };
 
-/* Smallest subrange we accept: consecutive operations must get distinct IDs. */
-#define BLX_MSGID_MIN_SPAN 2
+/* Smallest range (hi - lo + 1) a grid can work with: one ID for each half's
+ * kind of traffic. */
+#define BLX_MSGID_MIN_RANGE 6
 
 typedef struct blx_idlayout {
     int p2p_base;                 /* first point-to-point ID */
-    int p2p_span;                 /* IDs per source vpid */
+    int p2p_span;                 /* IDs a source cycles through */
+    int p2p_stride;               /* distance between sources' subranges (span, or 0) */
     int scope_base[BLX_NSCOPE];   /* first ID of each scope's range */
-    int scope_span[BLX_NSCOPE];   /* IDs per scope member */
+    int scope_span[BLX_NSCOPE];   /* IDs a root cycles through */
+    int scope_stride[BLX_NSCOPE]; /* distance between roots' subranges (span, or 0) */
 } blx_idlayout;
 
 typedef struct blx_msgids {
@@ -57,11 +67,8 @@ typedef struct blx_msgids {
 } blx_msgids;
 
 /* Splits [lo, hi] for a nprow x npcol grid.  Returns 0, or -1 when the range
- * is too small to give every subrange BLX_MSGID_MIN_SPAN IDs. */
+ * is below BLX_MSGID_MIN_RANGE (or the arguments make no sense). */
 BLX_INTERNAL int blx_idlayout_init(blx_idlayout *L, int lo, int hi, int nprow, int npcol);
-
-/* Smallest hi - lo + 1 that blx_idlayout_init accepts for this grid. */
-BLX_INTERNAL long long blx_idlayout_min_range(int nprow, int npcol);
 
 BLX_INTERNAL int blx_msgid_p2p(const blx_idlayout *L, int src_vpid, unsigned count);
 BLX_INTERNAL int blx_msgid_scoped(const blx_idlayout *L, int scope, int root, unsigned count);

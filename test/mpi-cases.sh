@@ -51,8 +51,9 @@ err "BLACS_GRIDMAP: USERMAP\(1,2\) = 1: rank 1 is placed twice" gridmap_twice
 err "No system context corresponding to BLACS system context handle 55" bad_syshandle
 err "BLACS_GRIDEXIT: Trying to exit an already freed context" gridexit_twice
 err "BLACS_GRIDEXIT: Trying to exit non-existent context" gridexit_bad
+err "No system context corresponding to BLACS system context handle 1" stale_syshandle
 err "Cdgesd2d: BLACS out of buffer space" buffer_limit
-err "BLACS_EXIT: 1 buffered sends \(1048576 bytes\) were still not received after 1 s" unreceived_exit
+warn 4 "BLACS WARNING 'BLACS_EXIT: still waiting after 1 s for 1 buffered sends \(1048576 bytes\)" t_errors late_receiver
 fail 4 "\{0,2\}, pnum=2, Contxt=0, killed other procs, exiting with error #-1" t_abort
 fail 7 "\{0,3\}, pnum=3, Contxt=0, killed other procs, exiting with error #-1" t_abort
 
@@ -76,6 +77,8 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     err "Csgsum2d: Unknown topology '0'" combine_top
     err "IGAMX2D: Unknown scope 'z'" combine_scope
     err "Cdgebr2d: the source \{0,1\} is this process" bcast_self
+    err "Cdgebs2d: Unknown topology \\\\x00" empty_top
+    err "Cdgamx2d: RA \(with LDIA != -1\) is a null pointer" null_ra
     err "Cigamx2d: CDEST = 4 is outside the 2 x 2 grid" combine_dest
     err "Cdgebr2d: the message from process \{0,0\} is longer than" bcast_size
 fi

@@ -3,6 +3,7 @@
 #
 # Each case names a program, a process count and what must happen:
 #   pass  NP PROG [ARGS]           exit 0
+#   warn  NP 'REGEX' PROG [ARGS]   exit 0, with REGEX (grep -E) on stderr
 #   fail  NP 'REGEX' PROG [ARGS]   non-zero exit, within the time limit, with
 #                                   REGEX (grep -E) on stderr; several patterns
 #                                   joined by ' && ' must all match
@@ -55,6 +56,21 @@ pass() { # NP PROG ARGS...
     local st=$?
     local name="$2 ${*:3} (np=$np, $((SECONDS - t0)) s)"
     [ $st -eq 0 ] && report ok "$name" || { echo "        exit status $st" >>"$log/err"; report bad "$name"; }
+}
+
+warn() { # NP REGEX PROG ARGS... : exit 0 and REGEX on stderr
+    local np=$1 re=$2 t0=$SECONDS
+    shift 2
+    [ -x "$dir/$1" ] || { echo "  skip  $1 (not built)"; return; }
+    mpi "$np" "$@"
+    local st=$?
+    local name="$1 ${*:2} (np=$np, expect success with /$re/, $((SECONDS - t0)) s)"
+    if [ $st -eq 0 ] && grep -Eq -- "$re" "$log/err"; then
+        report ok "$name"
+    else
+        echo "        exit status $st" >>"$log/err"
+        report bad "$name"
+    fi
 }
 
 fail() { # NP REGEX PROG ARGS...

@@ -30,8 +30,33 @@ static void row(const char *label, int np, char top, int nr, int nb)
     blx_tree_free(t);
 }
 
+/* The flags of every descriptor, as words. */
+static void flags_table(void)
+{
+    static const struct {
+        unsigned bit;
+        const char *word;
+    } names[] = {{BLX_TOPO_PIPELINES, "pipelines"},          {BLX_TOPO_USES_RINGS, "rings from BLACS_SET 11/13"},
+                 {BLX_TOPO_USES_BRANCHES, "branches from 12/14"}, {BLX_TOPO_POWER_OF_TWO, "power-of-two broadcast"},
+                 {BLX_TOPO_LEAVE_ON_ALL_ONLY, "combine leave-on-all only"},
+                 {BLX_TOPO_REPEATABLE, "repeatable combine"},   {BLX_TOPO_COHERENT, "coherent"}};
+    const blx_topology *all[] = {&blx_topo_ring, &blx_topo_split_ring, &blx_topo_multiring, &blx_topo_fully_connected,
+                                 &blx_topo_hypercube, &blx_topo_general_tree, &blx_topo_scatter_allgather,
+                                 &blx_topo_rabenseifner};
+    printf("| keys | topology | flags |\n|---|---|---|\n");
+    for (size_t t = 0; t < sizeof all / sizeof all[0]; t++) {
+        printf("| %s | %s |", all[t]->keys[0] ? all[t]->keys : "(default only)", all[t]->name);
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            if (all[t]->flags & names[k].bit)
+                printf(" %s;", names[k].word);
+        printf("\n");
+    }
+    printf("\n");
+}
+
 int main(int argc, char **argv)
 {
+    flags_table();
     printf("| TOP                    |  np | tree             | steps | source sends | sends per step |\n");
     printf("|---|---|---|---|---|---|\n");
     for (int a = 1; a < argc; a++) {

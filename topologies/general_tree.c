@@ -47,5 +47,5 @@ const blx_topology blx_topo_general_tree = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = general_tree,
     .combine = blx_tree_combine,
-    .flags = BLX_TOPO_USES_BRANCHES,
+    .flags = BLX_TOPO_USES_BRANCHES | BLX_TOPO_COHERENT,
 };

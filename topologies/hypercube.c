@@ -51,33 +51,20 @@ static void hypercube_tree(blx_tree *t, char key, int param)
 
 static void exchange_combine(const blx_xfer *x)
 {
-    const blx_scope *s = x->scope;
-    int np = s->np, me = s->me, p = 1;
-    while (p * 2 <= np)
-        p *= 2;
+    /* leave-on-all only: the root is member 0, so 'me' is the scope index */
+    int me = x->scope->me, p;
     char stackbuf[512], *tmp = stackbuf;
     if (x->bytes > sizeof stackbuf)
-        tmp = blx_scratch(x->bytes, x->ctx->handle, x->routine);
-
-    if (me >= p) { /* fold in, wait for the answer */
-        int partner = blx_scope_rank(s, me - p);
-        blx_send_bytes(x->ctx, x->routine, x->buf, x->bytes, partner, x->tag);
-        blx_recv_bytes(x->ctx, x->routine, x->buf, x->bytes, partner, x->tag);
-    } else {
-        if (me < np - p) {
-            blx_recv_bytes(x->ctx, x->routine, tmp, x->bytes, blx_scope_rank(s, me + p), x->tag);
-            x->merge(x->op, x->buf, tmp, x->bytes, 0);
-        }
-        for (int mask = 1; mask < p; mask <<= 1) {
-            int partner = me ^ mask;
-            int peer = blx_scope_rank(s, partner);
-            blx_sendrecv_bytes(x->ctx, x->routine, x->buf, x->bytes, peer, tmp, x->bytes, peer, x->tag);
-            /* both compute "lower member's (op) upper member's" */
-            x->merge(x->op, x->buf, tmp, x->bytes, me > partner);
-        }
-        if (me < np - p)
-            blx_send_bytes(x->ctx, x->routine, x->buf, x->bytes, blx_scope_rank(s, me + p), x->tag);
+        tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, x->ctx->handle, x->routine);
+    if (!blx_fold_in(x, tmp, &p))
+        return;
+    for (int mask = 1; mask < p; mask <<= 1) {
+        int partner = me ^ mask, peer = blx_xfer_rank(x, partner);
+        blx_sendrecv_bytes(x->ctx, x->routine, x->buf, x->bytes, peer, tmp, x->bytes, peer, x->tag);
+        /* both compute "lower member's (op) upper member's" */
+        x->merge(x->op, x->buf, tmp, x->bytes, me > partner);
     }
+    blx_fold_out(x, p);
 }
 
 const blx_topology blx_topo_hypercube = {
@@ -89,5 +76,5 @@ const blx_topology blx_topo_hypercube = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = NULL,
     .combine = exchange_combine,
-    .flags = BLX_TOPO_LEAVE_ON_ALL_ONLY | BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT,
+    .flags = BLX_TOPO_POWER_OF_TWO | BLX_TOPO_LEAVE_ON_ALL_ONLY | BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT,
 };

@@ -60,64 +60,51 @@ static span halving(int me, int p, size_t n, span *levels)
 
 static void rabenseifner(const blx_xfer *x)
 {
-    const blx_scope *sc = x->scope;
-    int np = sc->np, me = (sc->me - x->root + np) % np, p = 1;
-    while (p * 2 <= np)
-        p *= 2;
+    int np = x->scope->np, me = (x->scope->me - x->root + np) % np, p;
     size_t unit = x->unit, n = x->bytes / unit;
     char *buf = x->buf;
     const blx_ctx *c = x->ctx;
-    char *tmp = blx_scratch(x->bytes > 0 ? x->bytes : 1, c->handle, x->routine);
-
-    if (me >= p) { /* fold in; for leave-on-all, wait for the answer */
-        blx_send_bytes(c, x->routine, buf, x->bytes, blx_xfer_rank(x, me - p), x->tag);
-        if (x->leave_on_all)
-            blx_recv_bytes(c, x->routine, buf, x->bytes, blx_xfer_rank(x, me - p), x->tag);
+    char *tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, c->handle, x->routine);
+    if (!blx_fold_in(x, tmp, &p))
         return;
-    }
-    if (me < np - p) {
-        blx_recv_bytes(c, x->routine, tmp, x->bytes, blx_xfer_rank(x, me + p), x->tag);
-        x->merge(x->op, buf, tmp, x->bytes, 0);
-    }
 
-    span levels[32];
-    span mine = {0, n};
-    int k = 0;
-    for (int mask = p >> 1; mask >= 1; mask >>= 1, k++) {
-        int partner = me ^ mask;
-        size_t mid = mine.lo + (mine.hi - mine.lo) / 2;
-        span keep = (me & mask) ? (span){mid, mine.hi} : (span){mine.lo, mid};
-        span give = (me & mask) ? (span){mine.lo, mid} : (span){mid, mine.hi};
-        levels[k] = mine;
+    /* reduce-scatter: at level k I keep levels[k + 1] (or my final piece) of
+     * levels[k] and give the partner the other half */
+    span levels[33];
+    int nlev = 0;
+    while ((1 << nlev) < p)
+        nlev++;
+    levels[nlev] = halving(me, p, n, levels);
+    for (int k = 0; k < nlev; k++) {
+        int partner = me ^ (p >> (k + 1)), peer = blx_xfer_rank(x, partner);
+        span whole = levels[k], keep = levels[k + 1];
+        span give = keep.lo == whole.lo ? (span){keep.hi, whole.hi} : (span){whole.lo, keep.lo};
         size_t kb = (keep.hi - keep.lo) * unit;
         char *kp = buf + keep.lo * unit;
-        int peer = blx_xfer_rank(x, partner);
-        blx_sendrecv_bytes(c, x->routine, buf + give.lo * unit, (give.hi - give.lo) * unit, peer, tmp, kb,
-                           peer, x->tag);
+        blx_sendrecv_bytes(c, x->routine, buf + give.lo * unit, (give.hi - give.lo) * unit, peer, tmp, kb, peer,
+                           x->tag);
         x->merge(x->op, kp, tmp, kb, me > partner); /* lower member's (op) upper member's */
-        mine = keep;
     }
+    span mine = levels[nlev];
 
-    if (x->leave_on_all) {
-        for (int mask = 1; mask < p; mask <<= 1) {
-            span whole = levels[--k], theirs;
-            theirs = mine.lo == whole.lo ? (span){mine.hi, whole.hi} : (span){whole.lo, mine.lo};
-            int peer = blx_xfer_rank(x, me ^ mask);
+    if (x->leave_on_all) { /* allgather: the same exchanges backwards, whole pieces */
+        for (int k = nlev - 1; k >= 0; k--) {
+            span whole = levels[k];
+            span theirs = mine.lo == whole.lo ? (span){mine.hi, whole.hi} : (span){whole.lo, mine.lo};
+            int peer = blx_xfer_rank(x, me ^ (p >> (k + 1)));
             blx_sendrecv_bytes(c, x->routine, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, peer,
                                buf + theirs.lo * unit, (theirs.hi - theirs.lo) * unit, peer, x->tag);
             mine = whole;
         }
-        if (me < np - p)
-            blx_send_bytes(c, x->routine, buf, x->bytes, blx_xfer_rank(x, me + p), x->tag);
+        blx_fold_out(x, p);
     } else if (me != 0) { /* gather: every piece goes straight to the destination */
-        blx_send_bytes(c, x->routine, buf + mine.lo * unit, (mine.hi - mine.lo) * unit,
-                       blx_xfer_rank(x, 0), x->tag);
+        blx_send_bytes(c, x->routine, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, blx_xfer_rank(x, 0),
+                       x->tag);
     } else {
-        span scratch[32];
+        span scratch[33];
         for (int r = 1; r < p; r++) {
             span s = halving(r, p, n, scratch);
-            blx_recv_bytes(c, x->routine, buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_rank(x, r),
-                           x->tag);
+            blx_recv_bytes(c, x->routine, buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_rank(x, r), x->tag);
         }
     }
 }

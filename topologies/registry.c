@@ -73,7 +73,7 @@ static const default_row *default_row_for(const default_row *table, int np, size
 }
 
 static int is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
-static int clamp(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+static int clamp(long long v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : (int)v); }
 
 /* Letter, fallbacks and number, common to both operations. */
 static int route(blx_route *r, char key, int np, int rings, int branches, int combine,
@@ -83,7 +83,9 @@ static int route(blx_route *r, char key, int np, int rings, int branches, int co
     if (t == NULL)
         return -1;
     int most = np > 1 ? np - 1 : 1;
-    if (t == &blx_topo_hypercube && (combine ? !leave_on_all : !is_power_of_two(np))) {
+    int needs_fallback = combine ? (t->flags & BLX_TOPO_LEAVE_ON_ALL_ONLY) && !leave_on_all
+                                 : (t->flags & BLX_TOPO_POWER_OF_TWO) && !is_power_of_two(np);
+    if (needs_fallback) {
         t = &blx_topo_general_tree;
         key = '1';
     }
@@ -95,7 +97,7 @@ static int route(blx_route *r, char key, int np, int rings, int branches, int co
         r->param = clamp(key == 'T' ? branches : key - '0', 1, most);
         r->key = 'T'; /* '3' and 'T' with N_b = 3 share one cached tree */
     } else if (t == &blx_topo_multiring) {
-        r->param = rings < 0 ? -clamp(-rings, 1, most) : clamp(rings, 1, most);
+        r->param = rings < 0 ? -clamp(-(long long)rings, 1, most) : clamp(rings, 1, most);
     }
     r->shape = combine ? t->combine_tree : t->tree;
     return 0;

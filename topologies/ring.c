@@ -46,5 +46,5 @@ const blx_topology blx_topo_ring = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = ring_combine_tree,
     .combine = blx_tree_combine,
-    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_REPEATABLE,
+    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT,
 };

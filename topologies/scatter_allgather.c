@@ -10,7 +10,8 @@
  *
  *   scatter:   0 -> 2: pieces 2,3     then  0 -> 1: piece 1,  2 -> 3: piece 3
  *   allgather: np - 1 steps; in each, every member passes the piece it got
- *              last to its right neighbour and takes one from its left
+ *              last to its right neighbour and takes one from its left (the
+ *              ring is open at the source, which needs nothing back)
  *
  *   cost: (log2(np) + np - 1) alpha + 2 (np - 1)/np n beta
  *   against log2(np) (alpha + n beta) for the binomial tree: about
@@ -56,8 +57,10 @@ static void scatter_allgather(const blx_xfer *x)
         }
     }
 
-    /* ring allgather */
-    int right = blx_xfer_rank(x, (rel + 1) % np), left = blx_xfer_rank(x, (rel + np - 1) % np);
+    /* ring allgather; the source has every piece already, so nobody sends to
+     * it and it receives nothing (its matrix is only read) */
+    int right = rel == np - 1 ? -1 : blx_xfer_rank(x, rel + 1);
+    int left = rel == 0 ? -1 : blx_xfer_rank(x, rel - 1);
     for (int step = 0; step < np - 1; step++) {
         int out = (rel - step + np) % np, in = (rel - step - 1 + np) % np;
         size_t ooff, olen, ioff, ilen;

@@ -10,7 +10,9 @@
  * left half leftwards.  ScaLAPACK's LU uses it for row broadcasts.
  *   cost: source 2 T_s; maximum ceil((np - 1)/2) T_c; steps ceil((np - 1)/2)
  * Combine: both rings walked backwards into the destination, which folds the
- * two halves in a fixed order (repeatable).
+ * two halves as they arrive (in ring order when BLACS_SET 15 asks for
+ * repeatable results); leave-on-all combines at member 0 and spreads the
+ * result with a binomial tree.
  * Any np works.
  */
 #include "topology.h"
@@ -32,5 +34,5 @@ const blx_topology blx_topo_split_ring = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = split_ring_tree,
     .combine = blx_tree_combine,
-    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_REPEATABLE,
+    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_COHERENT,
 };

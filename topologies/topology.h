@@ -58,14 +58,17 @@ static inline int blx_xfer_rank(const blx_xfer *x, int rel)
 typedef void (*blx_bcast_fn)(const blx_xfer *x);
 typedef void (*blx_combine_fn)(const blx_xfer *x);
 
-/* Topology flags */
+/* Topology flags.  The registry acts on POWER_OF_TWO and LEAVE_ON_ALL_ONLY
+ * (the documented fallbacks); the others describe the topology for people
+ * and tools (tools/topo_table). */
 enum {
     BLX_TOPO_PIPELINES = 1 << 0,   /* ring-like: consecutive operations pipeline */
     BLX_TOPO_USES_RINGS = 1 << 1,  /* reads BLACS_SET code 11/13 */
     BLX_TOPO_USES_BRANCHES = 1 << 2, /* reads BLACS_SET code 12/14 */
-    BLX_TOPO_LEAVE_ON_ALL_ONLY = 1 << 3, /* its combine needs RDEST = -1 (else a fallback) */
-    BLX_TOPO_REPEATABLE = 1 << 4,  /* combines fold in a fixed order whatever the setting */
-    BLX_TOPO_COHERENT = 1 << 5     /* leave-on-all results are bitwise equal everywhere */
+    BLX_TOPO_LEAVE_ON_ALL_ONLY = 1 << 3, /* its combine needs RDEST = -1 (else the 1-tree) */
+    BLX_TOPO_REPEATABLE = 1 << 4,  /* combines fold in a fixed order whatever BLACS_SET 15 says */
+    BLX_TOPO_COHERENT = 1 << 5,    /* leave-on-all results are bitwise equal everywhere */
+    BLX_TOPO_POWER_OF_TWO = 1 << 6 /* its broadcast needs a power-of-two scope (else the 1-tree) */
 };
 
 typedef struct blx_topology {
@@ -130,5 +133,14 @@ BLX_INTERNAL void blx_scope_trees_free(blx_scope *s);
  * messages go in segments so that deep trees pipeline. */
 BLX_INTERNAL void blx_tree_bcast(const blx_xfer *x);
 BLX_INTERNAL void blx_tree_combine(const blx_xfer *x);
+
+/* The non-power-of-two plan of the exchange-based combines: with p the
+ * largest power of two <= np, the member p + i (relative to the root) folds
+ * its vector into member i.  blx_fold_in returns p and whether this member
+ * takes part in the power-of-two exchange (the others are done: for
+ * leave-on-all they got the result back; tmp is x->bytes of scratch); after
+ * the exchange, blx_fold_out hands the result back to the folded members. */
+BLX_INTERNAL int blx_fold_in(const blx_xfer *x, char *tmp, int *p);
+BLX_INTERNAL void blx_fold_out(const blx_xfer *x, int p);
 
 #endif

@@ -13,6 +13,8 @@
  * links then costs about (d - 1 + k)(alpha + n beta / k) for k segments
  * instead of d (alpha + n beta).  All segments of one operation share its
  * message ID; MPI's non-overtaking rule keeps them in order.
+ *
+ * Combines walk the tree the other way (fan-in): see blx_tree_combine.
  */
 #include <stdlib.h>
 
@@ -20,7 +22,6 @@
 
 #define SEG_MIN ((size_t)64 << 10)
 #define MAX_SEG 64
-#define MAX_MSG ((size_t)1 << 30) /* MPI counts are int: no segment above 1 GiB */
 #define STACK_REQS 32
 
 static int segments(const blx_xfer *x)
@@ -30,14 +31,13 @@ static int segments(const blx_xfer *x)
         n = (x->bytes + SEG_MIN - 1) / SEG_MIN;
         n = n > MAX_SEG ? MAX_SEG : n;
     }
-    size_t least = (x->bytes + MAX_MSG - 1) / MAX_MSG;
+    size_t least = (x->bytes + BLX_MAX_MSG - 1) / BLX_MAX_MSG; /* MPI counts are int */
     return (int)(n > least ? n : least);
 }
 
 static void check(const blx_xfer *x, int rc, const char *call)
 {
-    if (rc != MPI_SUCCESS)
-        blx_fatal_mpi(x->ctx->handle, x->routine, rc, call);
+    blx_check_mpi(x->ctx->handle, x->routine, rc, call);
 }
 
 void blx_tree_bcast(const blx_xfer *x)
@@ -83,24 +83,22 @@ void blx_tree_bcast(const blx_xfer *x)
         free(req);
 }
 
-/* Receives the contributions of the children for one segment and folds them
- * into acc.  One segment and arrival order: any child, one buffer.  Several
- * segments (or a fixed order): a receive per child, so that the pieces of
- * different children and segments can never be confused. */
+/* Fan-in buffers: arrival-order folding keeps up to this many bytes of
+ * children's contributions in flight at once. */
+#define FANIN_BUDGET ((size_t)8 << 20)
+
+/* Receives the children's contributions to one segment and folds them into
+ * acc.  Every receive names its child (never MPI_ANY_SOURCE), so pieces of
+ * different children, segments and operations cannot be confused whatever
+ * their message IDs.  In a fixed order (repeatable), one child after the
+ * other into one buffer; otherwise up to 'window' receives are posted at
+ * once, each into its own slot, and folded in the order they complete. */
 static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *acc, char *tmp,
-                          size_t slot, size_t len, int nseg, MPI_Request *rreq)
+                          size_t slot, size_t len, int window, MPI_Request *rreq, int *who)
 {
     MPI_Comm comm = x->ctx->comm;
     MPI_Status st;
-    if (nseg == 1 && !x->ordered) {
-        for (int k = 0; k < nkids; k++) {
-            int rc = MPI_Recv(tmp, (int)len, MPI_BYTE, MPI_ANY_SOURCE, x->tag, comm, &st);
-            blx_recv_check(x->ctx, x->routine, rc, &st, len, rc == MPI_SUCCESS ? st.MPI_SOURCE : 0);
-            x->merge(x->op, acc, tmp, len, 0);
-        }
-        return;
-    }
-    if (nseg == 1) { /* fixed order, one buffer */
+    if (x->ordered || window == 1) {
         for (int k = 0; k < nkids; k++) {
             int src = blx_xfer_rank(x, kids[k]);
             int rc = MPI_Recv(tmp, (int)len, MPI_BYTE, src, x->tag, comm, &st);
@@ -109,18 +107,24 @@ static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *a
         }
         return;
     }
-    for (int k = 0; k < nkids; k++)
-        check(x, MPI_Irecv(tmp + (size_t)k * slot, (int)len, MPI_BYTE, blx_xfer_rank(x, kids[k]), x->tag,
-                           comm, &rreq[k]),
-              "MPI_Irecv");
-    for (int c = 0; c < nkids; c++) {
-        int k = c, rc;
-        if (x->ordered)
-            rc = MPI_Wait(&rreq[k], &st);
-        else
-            rc = MPI_Waitany(nkids, rreq, &k, &st);
-        blx_recv_check(x->ctx, x->routine, rc, &st, len, blx_xfer_rank(x, kids[k < 0 ? 0 : k]));
-        x->merge(x->op, acc, tmp + (size_t)k * slot, len, 0);
+    int posted = 0;
+    for (int w = 0; w < window; w++) {
+        who[w] = blx_xfer_rank(x, kids[posted++]);
+        blx_check_mpi(x->ctx->handle, x->routine,
+                      MPI_Irecv(tmp + (size_t)w * slot, (int)len, MPI_BYTE, who[w], x->tag, comm, &rreq[w]),
+                      "MPI_Irecv");
+    }
+    for (int done = 0; done < nkids; done++) {
+        int w = 0;
+        int rc = MPI_Waitany(window, rreq, &w, &st);
+        blx_recv_check(x->ctx, x->routine, rc, &st, len, who[w]);
+        x->merge(x->op, acc, tmp + (size_t)w * slot, len, 0);
+        if (posted < nkids) { /* the slot takes the next child */
+            who[w] = blx_xfer_rank(x, kids[posted++]);
+            blx_check_mpi(x->ctx->handle, x->routine,
+                          MPI_Irecv(tmp + (size_t)w * slot, (int)len, MPI_BYTE, who[w], x->tag, comm, &rreq[w]),
+                          "MPI_Irecv");
+        }
     }
 }
 
@@ -142,38 +146,50 @@ void blx_tree_combine(const blx_xfer *x)
         seg = (seg + x->unit - 1) / x->unit * x->unit;
         nseg = seg ? (int)((x->bytes + seg - 1) / seg) : 1;
         nseg = nseg < 1 ? 1 : nseg;
-    } else if (x->bytes > MAX_MSG) {
+    } else if (x->bytes > BLX_MAX_MSG) {
         blx_fatal(x->ctx->handle, x->routine,
                   "a combine with locations of %zu bytes is larger than this library's 1 GiB "
                   "limit for them",
                   x->bytes);
     }
 
-    size_t slots = nkids == 0 ? 0 : (nseg == 1 ? 1 : (size_t)nkids);
-    size_t tmpbytes = slots * seg;
+    /* receive slots: as many children at once as the budget allows */
+    int window = 1;
+    if (nkids > 1 && !x->ordered) {
+        size_t fit = FANIN_BUDGET / (seg ? seg : 1);
+        window = fit < 2 ? 2 : (fit > (size_t)nkids ? nkids : (int)fit);
+    }
+    size_t tmpbytes = nkids == 0 ? 0 : (size_t)window * seg;
     char stackbuf[1024], *tmp = stackbuf;
     MPI_Request stack[STACK_REQS], *req = stack;
-    int nreq = nkids + nseg;
+    int whostack[STACK_REQS], *who = whostack;
+    int nreq = window + nseg;
     if (tmpbytes > sizeof stackbuf)
-        tmp = blx_scratch(tmpbytes, x->ctx->handle, x->routine);
-    if (nreq > STACK_REQS && (req = malloc((size_t)nreq * sizeof *req)) == NULL)
-        blx_fatal(x->ctx->handle, x->routine, "out of memory for %d MPI requests", nreq);
-    MPI_Request *rreq = req, *sreq = req + nkids;
+        tmp = blx_scratch(BLX_SCRATCH_TMP, tmpbytes, x->ctx->handle, x->routine);
+    if (nreq > STACK_REQS) {
+        req = malloc((size_t)nreq * sizeof *req);
+        who = malloc((size_t)nreq * sizeof *who);
+        if (req == NULL || who == NULL)
+            blx_fatal(x->ctx->handle, x->routine, "out of memory for %d MPI requests", nreq);
+    }
+    MPI_Request *rreq = req, *sreq = req + window;
 
     int nsend = 0;
     for (int i = 0; i < nseg; i++) {
         size_t off = (size_t)i * seg, len = off < x->bytes ? x->bytes - off : 0;
         len = len < seg ? len : seg;
         if (nkids > 0)
-            fold_children(x, kids, nkids, x->buf + off, tmp, seg, len, nseg, rreq);
+            fold_children(x, kids, nkids, x->buf + off, tmp, seg, len, window, rreq, who);
         if (parent >= 0)
-            check(x, MPI_Isend(x->buf + off, (int)len, MPI_BYTE, parent, x->tag, x->ctx->comm,
-                               &sreq[nsend++]),
-                  "MPI_Isend");
+            blx_check_mpi(x->ctx->handle, x->routine,
+                          MPI_Isend(x->buf + off, (int)len, MPI_BYTE, parent, x->tag, x->ctx->comm, &sreq[nsend++]),
+                          "MPI_Isend");
     }
-    check(x, MPI_Waitall(nsend, sreq, MPI_STATUSES_IGNORE), "MPI_Waitall");
-    if (req != stack)
+    blx_check_mpi(x->ctx->handle, x->routine, MPI_Waitall(nsend, sreq, MPI_STATUSES_IGNORE), "MPI_Waitall");
+    if (req != stack) {
         free(req);
+        free(who);
+    }
 
     if (x->leave_on_all) {
         blx_xfer spread = *x;
@@ -181,4 +197,30 @@ void blx_tree_combine(const blx_xfer *x)
         spread.tag = x->rebcast_tag;
         blx_tree_bcast(&spread);
     }
+}
+
+int blx_fold_in(const blx_xfer *x, char *tmp, int *pp)
+{
+    int np = x->scope->np, me = (x->scope->me - x->root + np) % np, p = 1;
+    while (p * 2 <= np)
+        p *= 2;
+    *pp = p;
+    if (me >= p) { /* give my vector away; for leave-on-all, wait for the answer */
+        blx_send_bytes(x->ctx, x->routine, x->buf, x->bytes, blx_xfer_rank(x, me - p), x->tag);
+        if (x->leave_on_all)
+            blx_recv_bytes(x->ctx, x->routine, x->buf, x->bytes, blx_xfer_rank(x, me - p), x->tag);
+        return 0;
+    }
+    if (me < np - p) {
+        blx_recv_bytes(x->ctx, x->routine, tmp, x->bytes, blx_xfer_rank(x, me + p), x->tag);
+        x->merge(x->op, x->buf, tmp, x->bytes, 0);
+    }
+    return 1;
+}
+
+void blx_fold_out(const blx_xfer *x, int p)
+{
+    int np = x->scope->np, me = (x->scope->me - x->root + np) % np;
+    if (x->leave_on_all && me < np - p)
+        blx_send_bytes(x->ctx, x->routine, x->buf, x->bytes, blx_xfer_rank(x, me + p), x->tag);
 }

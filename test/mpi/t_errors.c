@@ -8,13 +8,14 @@
  * barrier that only the abort can end.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "mpitest.h"
 
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
-    if (!strcmp(what, "unreceived_exit"))
+    if (!strcmp(what, "late_receiver"))
         setenv("BLACS_BUFFER_WAIT", "1", 1);
     if (!strcmp(what, "buffer_limit")) { /* read on the first send */
         setenv("BLACS_BUFFER_LIMIT", "200000", 1);
@@ -77,6 +78,12 @@ int main(int argc, char **argv)
         if (actor)
             Cblacs_gridexit(ctxt);
     }
+    if (!strcmp(what, "stale_syshandle")) {
+        int sys; /* the handle of the grid's communicator dies with the grid */
+        Cblacs_get(ctxt, 10, &sys);
+        Cblacs_gridexit(ctxt);
+        Cblacs_gridinit(&sys, "R", 1, 1);
+    }
     if (!strcmp(what, "gridexit_bad") && actor)
         Cblacs_gridexit(42);
     if (!strcmp(what, "buffer_limit") && actor) {
@@ -99,6 +106,12 @@ int main(int argc, char **argv)
         int ra, ca;
         igamx2d_(&c, "z", " ", &one, &one, (int *)a, &one, &ra, &ca, &one, &m1, &m1);
     }
+    if (!strcmp(what, "empty_top") && actor)
+        Cdgebs2d(ctxt, "Row", "", 2, 2, a, 2);
+    if (!strcmp(what, "null_ra")) {
+        int ca[1];
+        Cdgamx2d(ctxt, "Col", " ", 1, 1, a, 1, NULL, ca, 1, -1, -1);
+    }
     if (!strcmp(what, "bcast_self") && actor)
         Cdgebr2d(ctxt, "Row", " ", 2, 2, a, 2, 0, 1);
     if (!strcmp(what, "combine_dest")) {
@@ -111,10 +124,19 @@ int main(int argc, char **argv)
         else
             Cdgebr2d(ctxt, "All", "F", 3, 1, a, 3, 0, 0);
     }
-    if (!strcmp(what, "unreceived_exit") && actor) {
+    if (!strcmp(what, "late_receiver")) {
+        /* Not an error: BLACS_EXIT waits for the send however late the
+         * receive comes, warning once after BLACS_BUFFER_WAIT seconds. */
         double *big = calloc(1 << 17, sizeof *big); /* 1 MiB: beyond MPI's eager limit */
-        Cdgesd2d(ctxt, 1 << 17, 1, big, 1 << 17, 0, 0);
+        if (actor)
+            Cdgesd2d(ctxt, 1 << 17, 1, big, 1 << 17, 0, 0);
+        if (myrow == 0 && mycol == 0) {
+            nanosleep(&(struct timespec){3, 0}, NULL);
+            Cdgerv2d(ctxt, 1 << 17, 1, big, 1 << 17, 0, 1);
+        }
+        free(big);
         Cblacs_exit(0);
+        return 0;
     }
     /* Nobody gets past this: the erring process aborts the job. */
     MPI_Barrier(MPI_COMM_WORLD);

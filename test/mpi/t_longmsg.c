@@ -12,6 +12,8 @@
  * leave-on-all combine and on repeated runs.
  */
 #include <math.h>
+#include <stdint.h>
+#include <sys/mman.h>
 
 #include "mpitest.h"
 #include "typed.h"
@@ -146,6 +148,30 @@ static void combines(const grid *g)
         }
 }
 
+/* A broadcast only reads the source's matrix: a read-only one works. */
+static void readonly_source(const grid *g)
+{
+    size_t bytes = (size_t)1 << 20, page = 4096;
+    char *raw = malloc(bytes + page);
+    double *a = (double *)(((uintptr_t)raw + page - 1) / page * page);
+    int n = (int)(bytes / sizeof(double));
+    int me = g->mycol, src = g->npcol - 1;
+    for (int k = 0; k < n; k++)
+        a[k] = me == src ? k : -1;
+    if (me == src) {
+        mprotect(a, bytes, PROT_READ);
+        Cdgebs2d(g->ctxt, "Row", " ", n, 1, a, n);
+        mprotect(a, bytes, PROT_READ | PROT_WRITE);
+    } else {
+        Cdgebr2d(g->ctxt, "Row", " ", n, 1, a, n, g->myrow, src);
+    }
+    long bad = 0;
+    for (int k = 0; k < n; k++)
+        bad += a[k] != k;
+    CHECK(bad == 0, "broadcast from a read-only matrix: %ld wrong", bad);
+    free(raw);
+}
+
 /* Leave-on-all results are bitwise equal on every process of the grid. */
 static void coherence(const grid *g)
 {
@@ -182,6 +208,8 @@ int main(void)
         if (member) {
             bcasts(&g);
             combines(&g);
+            if (g.nprow == 1)
+                readonly_source(&g);
         }
         MPI_Barrier(MPI_COMM_WORLD);
         if (member && grids[gi].p * grids[gi].q == mt_size)

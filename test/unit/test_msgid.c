@@ -1,11 +1,12 @@
 /*
  * test/unit/test_msgid.c - message IDs from counters (msgid/), without MPI.
  *
- * For many grids and ranges: every ID lies in [lo, hi]; the subranges of
- * point-to-point sources and of scope members never overlap; sender and
- * receiver compute the same ID for the same message; consecutive messages of a
- * pair or a scope root get different IDs until their counter wraps; ranges
- * too small for a grid are refused.
+ * For many grids and ranges: every ID lies in [lo, hi]; point-to-point and
+ * scoped IDs never meet, nor do two scopes; when the range allows, every
+ * source and every root owns its own subrange (no overlap), and otherwise
+ * they share one; sender and receiver compute the same ID for the same
+ * message; a source's or root's IDs cycle with period span; ranges below the
+ * minimum are refused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,15 @@
 #include "../../msgid/msgid.h"
 #include "check.h"
 
-/* Marks every ID of a subrange in 'owner'; reports overlaps. */
-static void claim(int *owner, int lo, int base, int span, int who)
+/* Marks every ID of [base, base + span) with 'who' in owner[]; an ID
+ * already owned by another subrange is an overlap. */
+static void claim(int *owner, int lo, int base, int span, int who, int may_share)
 {
     for (int k = 0; k < span; k++) {
         int id = base + k - lo;
-        CHECK(owner[id] == 0, "ID %d claimed by subranges %d and %d", base + k, owner[id], who);
-        owner[id] = who;
+        CHECK(owner[id] == 0 || (may_share && owner[id] == -who), "ID %d claimed twice (%d, %d)", base + k,
+              owner[id], who);
+        owner[id] = may_share ? -who : who;
     }
 }
 
@@ -27,29 +30,34 @@ static void check_layout(int lo, int hi, int p, int q)
 {
     blx_idlayout L;
     int rc = blx_idlayout_init(&L, lo, hi, p, q);
-    long long need = blx_idlayout_min_range(p, q);
-    if ((long long)hi - lo + 1 < need) {
-        CHECK(rc == -1, "range [%d,%d] too small for %dx%d but accepted", lo, hi, p, q);
+    if ((long long)hi - lo + 1 < BLX_MSGID_MIN_RANGE) {
+        CHECK(rc == -1, "range [%d,%d] too small but accepted", lo, hi);
         return;
     }
-    CHECK(rc == 0, "range [%d,%d] refused for %dx%d (needs %lld)", lo, hi, p, q, need);
+    CHECK(rc == 0, "range [%d,%d] refused for %dx%d", lo, hi, p, q);
     if (rc != 0)
         return;
     int ng = p * q, members[3] = {q, p, ng};
-    CHECK(L.p2p_span >= BLX_MSGID_MIN_SPAN, "p2p span %d", L.p2p_span);
+    CHECK(L.p2p_span >= 1 && (L.p2p_stride == L.p2p_span || L.p2p_stride == 0), "p2p span %d stride %d",
+          L.p2p_span, L.p2p_stride);
+    /* own subranges whenever there is room for them */
+    CHECK((L.p2p_stride == 0) == (((long long)hi - lo + 1) / 2 < ng), "p2p sharing when not needed");
     for (int s = 0; s < BLX_NSCOPE; s++)
-        CHECK(L.scope_span[s] >= BLX_MSGID_MIN_SPAN, "scope %d span %d", s, L.scope_span[s]);
+        CHECK(L.scope_span[s] >= 1 && (L.scope_stride[s] == L.scope_span[s] || L.scope_stride[s] == 0),
+              "scope %d span %d stride %d", s, L.scope_span[s], L.scope_stride[s]);
 
     if (hi - lo > 2000000) /* the overlap map below is for small ranges */
         return;
     int *owner = calloc((size_t)(hi - lo + 1), sizeof *owner);
-    int who = 1;
-    for (int v = 0; v < ng; v++, who++)
-        claim(owner, lo, L.p2p_base + v * L.p2p_span, L.p2p_span, who);
-    for (int s = 0; s < BLX_NSCOPE; s++)
-        for (int m = 0; m < members[s]; m++, who++)
-            claim(owner, lo, L.scope_base[s] + m * L.scope_span[s], L.scope_span[s], who);
-    CHECK(L.scope_base[2] + members[2] * L.scope_span[2] - 1 <= hi, "last ID beyond hi=%d", hi);
+    for (int v = 0; v < ng; v++)
+        claim(owner, lo, blx_msgid_p2p(&L, v, 0), L.p2p_span, 1 + (L.p2p_stride ? v : 0), L.p2p_stride == 0);
+    int who = 1 + ng;
+    for (int s = 0; s < BLX_NSCOPE; s++, who += ng)
+        for (int m = 0; m < members[s]; m++)
+            claim(owner, lo, blx_msgid_scoped(&L, s, m, 0), L.scope_span[s], who + (L.scope_stride[s] ? m : 0),
+                  L.scope_stride[s] == 0);
+    CHECK(blx_msgid_scoped(&L, 2, ng - 1, (unsigned)L.scope_span[2] - 1) <= hi, "last ID beyond hi=%d", hi);
+    CHECK(blx_msgid_p2p(&L, 0, 0) >= lo, "first ID below lo");
     free(owner);
 }
 
@@ -125,17 +133,21 @@ int main(void)
     const int grids[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {2, 3}, {3, 3}, {1, 8}, {8, 1}, {4, 16}, {64, 64}};
     for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
         int p = grids[g][0], q = grids[g][1];
-        long long need = blx_idlayout_min_range(p, q);
         check_layout(0, 2147483647, p, q);
         check_layout(1000, 2147483647, p, q);
         check_layout(0, 32767, p, q);
-        check_layout(7, (int)(7 + need - 1), p, q);   /* exactly enough */
-        check_layout(7, (int)(7 + need - 2), p, q);   /* one short */
+        check_layout(7, 7 + BLX_MSGID_MIN_RANGE - 1, p, q); /* the smallest: shared subranges */
+        check_layout(7, 7 + BLX_MSGID_MIN_RANGE - 2, p, q); /* one short */
         check_layout(0, 10000, p, q);
+        check_layout(3, 3 + 12 * p * q + 5, p, q);
     }
     blx_idlayout L;
     CHECK(blx_idlayout_init(&L, 10, 5, 1, 1) == -1, "hi < lo accepted");
     CHECK(blx_idlayout_init(&L, -1, 100, 1, 1) == -1, "negative lo accepted");
+    /* a grid too large for its own subranges in a 32768-ID range shares them */
+    CHECK(blx_idlayout_init(&L, 0, 32767, 100, 200) == 0 && L.p2p_stride == 0 && L.scope_stride[2] == 0 &&
+              L.scope_stride[0] > 0,
+          "20000 processes in 32768 IDs");
     check_pair_agreement();
     check_scoped();
     printf("test_msgid: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
