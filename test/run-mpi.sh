@@ -58,41 +58,34 @@ pass() { # NP PROG ARGS...
     [ $st -eq 0 ] && report ok "$name" || { echo "        exit status $st" >>"$log/err"; report bad "$name"; }
 }
 
-warn() { # NP REGEX PROG ARGS... : exit 0 and REGEX on stderr
-    local np=$1 re=$2 t0=$SECONDS
-    shift 2
+# Runs PROG and checks its exit status (WANT: ok or failed) and stderr
+# against REGEX (patterns joined by ' && ' must all match).
+expect() { # WANT NP REGEX PROG ARGS...
+    local want=$1 np=$2 re=$3 t0=$SECONDS
+    shift 3
     [ -x "$dir/$1" ] || { echo "  skip  $1 (not built)"; return; }
     mpi "$np" "$@"
-    local st=$?
-    local name="$1 ${*:2} (np=$np, expect success with /$re/, $((SECONDS - t0)) s)"
-    if [ $st -eq 0 ] && grep -Eq -- "$re" "$log/err"; then
-        report ok "$name"
-    else
-        echo "        exit status $st" >>"$log/err"
-        report bad "$name"
-    fi
-}
-
-fail() { # NP REGEX PROG ARGS...
-    local np=$1 re=$2 t0=$SECONDS
-    shift 2
-    [ -x "$dir/$1" ] || { echo "  skip  $1 (not built)"; return; }
-    mpi "$np" "$@"
-    local st=$?
-    local name="$1 ${*:2} (np=$np, expect failure /$re/, $((SECONDS - t0)) s)"
-    local ok=1 pat rest=$re
+    local st=$? ok=1 pat rest=$re
     while [ -n "$rest" ]; do
         pat=${rest%% && *}
         [ "$pat" = "$rest" ] && rest="" || rest=${rest#* && }
         grep -Eq -- "$pat" "$log/err" || ok=0
     done
-    if [ $st -ne 0 ] && [ $st -ne 124 ] && [ $st -ne 137 ] && [ $ok = 1 ]; then
+    if [ "$want" = ok ]; then
+        [ $st -eq 0 ] || ok=0
+    else # a failure of its own: not a timeout (124) nor a kill (137)
+        [ $st -ne 0 ] && [ $st -ne 124 ] && [ $st -ne 137 ] || ok=0
+    fi
+    local name="$1 ${*:2} (np=$np, expect $want with /$re/, $((SECONDS - t0)) s)"
+    if [ $ok = 1 ]; then
         report ok "$name"
     else
         echo "        exit status $st" >>"$log/err"
         report bad "$name"
     fi
 }
+warn() { expect ok "$@"; }
+fail() { expect failed "$@"; }
 
 echo "MPI tests in $dir"
 . "$(dirname "$0")/mpi-cases.sh"
