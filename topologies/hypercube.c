@@ -53,7 +53,8 @@ static void exchange_combine(const blx_xfer *x)
 {
     /* leave-on-all only: the root is member 0, so 'me' is the scope index */
     int me = x->scope->me, p;
-    char stackbuf[512], *tmp = stackbuf;
+    _Alignas(64) char stackbuf[512];
+    char *tmp = stackbuf;
     if (x->bytes > sizeof stackbuf)
         tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, x->ctx->handle, x->routine);
     if (!blx_fold_in(x, tmp, &p))

@@ -159,8 +159,12 @@ void blx_tree_combine(const blx_xfer *x)
         size_t fit = FANIN_BUDGET / (seg ? seg : 1);
         window = fit < 2 ? 2 : (fit > (size_t)nkids ? nkids : (int)fit);
     }
-    size_t tmpbytes = nkids == 0 ? 0 : (size_t)window * seg;
-    char stackbuf[1024], *tmp = stackbuf;
+    /* slots start on 64-byte boundaries: a located buffer's length need not
+     * keep the values that follow it aligned */
+    size_t slot = (seg + 63) / 64 * 64;
+    size_t tmpbytes = nkids == 0 ? 0 : (size_t)window * slot;
+    _Alignas(64) char stackbuf[1024];
+    char *tmp = stackbuf;
     MPI_Request stack[STACK_REQS], *req = stack;
     int whostack[STACK_REQS], *who = whostack;
     int nreq = window + nseg;
@@ -179,7 +183,7 @@ void blx_tree_combine(const blx_xfer *x)
         size_t off = (size_t)i * seg, len = off < x->bytes ? x->bytes - off : 0;
         len = len < seg ? len : seg;
         if (nkids > 0)
-            fold_children(x, kids, nkids, x->buf + off, tmp, seg, len, window, rreq, who);
+            fold_children(x, kids, nkids, x->buf + off, tmp, slot, len, window, rreq, who);
         if (parent >= 0)
             blx_check_mpi(x->ctx->handle, x->routine,
                           MPI_Isend(x->buf + off, (int)len, MPI_BYTE, parent, x->tag, x->ctx->comm, &sreq[nsend++]),
