@@ -74,21 +74,32 @@ void blx_sendrecv_bytes(const blx_ctx *c, const char *routine, const void *out, 
 {
     size_t ns = dest < 0 ? 0 : nchunks(outbytes), nr = src < 0 ? 0 : nchunks(inbytes);
     for (size_t i = 0; i < ns || i < nr; i++) {
-        MPI_Request sreq = MPI_REQUEST_NULL;
+        /* the receive is posted first, so the incoming data need not wait */
+        MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+        MPI_Status st[2];
         size_t off;
+        int rlen = 0;
+        if (i < nr) {
+            rlen = chunk(inbytes, i, &off);
+            blx_check_mpi(c->handle, routine, MPI_Irecv((char *)in + off, rlen, MPI_BYTE, src, tag, c->comm, &req[0]),
+                          "MPI_Irecv");
+        }
         if (i < ns) {
             int len = chunk(outbytes, i, &off);
             blx_check_mpi(c->handle, routine,
-                          MPI_Isend((const char *)out + off, len, MPI_BYTE, dest, tag, c->comm, &sreq),
+                          MPI_Isend((const char *)out + off, len, MPI_BYTE, dest, tag, c->comm, &req[1]),
                           "MPI_Isend");
         }
-        if (i < nr) {
-            int len = chunk(inbytes, i, &off);
-            MPI_Status st;
-            int rc = MPI_Recv((char *)in + off, len, MPI_BYTE, src, tag, c->comm, &st);
-            blx_recv_check(c, routine, rc, &st, (size_t)len, src);
+        int rc = MPI_Waitall(2, req, st);
+        if (rc == MPI_ERR_IN_STATUS) { /* each request says how it ended */
+            if (i < ns)
+                blx_check_mpi(c->handle, routine, st[1].MPI_ERROR, "MPI_Isend");
+            rc = st[0].MPI_ERROR;
         }
-        blx_check_mpi(c->handle, routine, MPI_Wait(&sreq, MPI_STATUS_IGNORE), "MPI_Wait");
+        if (i < nr)
+            blx_recv_check(c, routine, rc, &st[0], (size_t)rlen, src);
+        else
+            blx_check_mpi(c->handle, routine, rc, "MPI_Isend");
     }
 }
 

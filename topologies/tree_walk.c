@@ -20,7 +20,7 @@
 
 #include "topology.h"
 
-#define SEG_MIN ((size_t)64 << 10)
+#define SEG_MIN ((size_t)256 << 10)
 #define MAX_SEG 64
 #define STACK_REQS 32
 
