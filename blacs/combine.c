@@ -76,9 +76,11 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
         return;
     }
 
-    /* A destination whose A is contiguous combines in A itself; everybody
-     * else works on a packed copy (other processes' A stays untouched). */
-    int in_place = mine_out && !op.located && blx_shape_contiguous(&shape);
+    /* A contiguous A is used as it is: a destination combines in it, another
+     * process hands it over read-only (the topology copies it only if it must
+     * fold something into it, so leaves copy nothing and other processes' A
+     * stays untouched).  Anything else is packed into work space. */
+    int in_place = !op.located && blx_shape_contiguous(&shape);
     char *work = A;
     if (!in_place) {
         work = blx_scratch(BLX_SCRATCH_DATA, bytes, ctxt, call->name);
@@ -93,7 +95,7 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
                   .buf = work, .bytes = bytes, .merge = blx_merge, .op = &op,
                   .unit = op.located ? 0 : blx_types[op.type].esz,
                   .ordered = c->topsrepeat != 0 || route.fixed_order, .leave_on_all = all,
-                  .rebcast_tag = tag2};
+                  .rebcast_tag = tag2, .readonly = in_place && !mine_out};
     if (route.shape != NULL)
         x.tree = blx_scope_tree(s, &route, ctxt, call->name);
     if (all && route.shape != NULL) {

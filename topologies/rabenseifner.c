@@ -58,9 +58,14 @@ static span halving(int me, int p, size_t n, span *levels)
     return s;
 }
 
-static void rabenseifner(const blx_xfer *x)
+static void rabenseifner(const blx_xfer *xin)
 {
-    int np = x->scope->np, me = (x->scope->me - x->root + np) % np, p;
+    blx_xfer own = *xin, *x = &own;
+    int np = x->scope->np, me = (x->scope->me - x->root + np) % np, p = 1;
+    while (p * 2 <= np)
+        p *= 2;
+    if (x->readonly && me < p) /* folded-out members only send theirs */
+        blx_xfer_own(x);
     size_t unit = x->unit, n = x->bytes / unit;
     char *buf = x->buf;
     const blx_ctx *c = x->ctx;

@@ -44,6 +44,7 @@ typedef struct blx_xfer {
     const void *op;
     size_t unit;             /* merge granularity in bytes; 0: the buffer is merged whole */
     int ordered;             /* repeatable: fold contributions in a fixed order */
+    int readonly;            /* buf is the caller's: copy it before folding anything into it */
     int leave_on_all;        /* the result goes to every member (root is member 0) */
     const blx_tree *rebcast; /* leave-on-all tree combines: tree to spread the result */
     int rebcast_tag;
@@ -133,6 +134,10 @@ BLX_INTERNAL void blx_scope_trees_free(blx_scope *s);
  * messages go in segments so that deep trees pipeline. */
 BLX_INTERNAL void blx_tree_bcast(const blx_xfer *x);
 BLX_INTERNAL void blx_tree_combine(const blx_xfer *x);
+
+/* Makes x->buf the combine's own copy (in work space) of a read-only
+ * contribution (x->readonly), before anything is folded into it. */
+BLX_INTERNAL void blx_xfer_own(blx_xfer *x);
 
 /* The non-power-of-two plan of the exchange-based combines: with p the
  * largest power of two <= np, the member p + i (relative to the root) folds

@@ -17,6 +17,7 @@
  * Combines walk the tree the other way (fan-in): see blx_tree_combine.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "topology.h"
 
@@ -128,14 +129,25 @@ static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *a
     }
 }
 
-void blx_tree_combine(const blx_xfer *x)
+void blx_xfer_own(blx_xfer *x)
 {
+    char *w = blx_scratch(BLX_SCRATCH_DATA, x->bytes, x->ctx->handle, x->routine);
+    memcpy(w, x->buf, x->bytes);
+    x->buf = w;
+    x->readonly = 0;
+}
+
+void blx_tree_combine(const blx_xfer *xin)
+{
+    blx_xfer own = *xin, *x = &own;
     const blx_tree *t = x->tree;
     const blx_scope *s = x->scope;
     int rel = (s->me - x->root + s->np) % s->np;
     int nkids = blx_tree_nkids(t, rel);
     const int *kids = blx_tree_kids(t, rel);
     int parent = rel == 0 ? -1 : blx_xfer_rank(x, t->parent[rel]);
+    if (x->readonly && nkids > 0) /* a leaf only sends: no copy */
+        blx_xfer_own(x);
 
     /* Segments must hold whole elements; a located buffer is merged whole. */
     int nseg = 1;

@@ -9,7 +9,7 @@
  * contiguous, LDA > M and trapezoidal broadcasts; SUM (exact integer values),
  * AMX without locations, and AMX with locations (which must stay on the
  * short-message algorithms); the same results bitwise on every process of a
- * leave-on-all combine and on repeated runs.
+ * leave-on-all combine and on repeated runs; a non-destination's A untouched.
  */
 #include <math.h>
 #include <stdint.h>
@@ -109,6 +109,12 @@ static void combines(const grid *g)
                             bad += a[k] != want;
                         }
                         CHECK(bad == 0, "zgsum2d scope %c dest %d, %ld elements: %ld wrong", scope, dest, n, bad);
+                    } else { /* a contiguous A is lent to the combine read-only */
+                        long bad = 0;
+                        for (long k = 0; k < 2 * n; k++)
+                            bad += a[k] != val(g->myrow * g->npcol + g->mycol, k);
+                        CHECK(bad == 0, "zgsum2d scope %c dest %d: %ld elements of a non-destination's A changed",
+                              scope, dest, bad);
                     }
                 }
                 /* repeated runs give the same bits, and leave-on-all the same everywhere */
