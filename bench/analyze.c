@@ -442,10 +442,33 @@ static int any_impl(const char *impl)
     return 0;
 }
 
+/* The six cells every key-table row ends with, at size b: median time of
+ * ours, ref and mpi, then ours/ref, ours/mpi and ours/ref of the fastest
+ * trials.  0 when none of the three measured that size. */
+static int key_cells(char cell[6][32], const curve *o, const curve *r, const curve *m, long b)
+{
+    fmt_num(cell[0], 32, med_at(o, b));
+    fmt_num(cell[1], 32, med_at(r, b));
+    fmt_num(cell[2], 32, med_at(m, b));
+    fmt_ratio(cell[3], 32, med_at(o, b), med_at(r, b));
+    fmt_ratio(cell[4], 32, med_at(o, b), med_at(m, b));
+    fmt_ratio(cell[5], 32, min_at(o, b), min_at(r, b));
+    return !(isnan(med_at(o, b)) && isnan(med_at(r, b)) && isnan(med_at(m, b)));
+}
+
+/* Whether curve c is one of ours in the same series, op, np and grid as
+ * first (one curve per TOP). */
+static int same_table(size_t c, const curve *first)
+{
+    const row *k = curves[c].key, *f = first->key;
+    return !strcmp(k->series, f->series) && !strcmp(k->impl, "ours") && k->np == f->np && !strcmp(k->op, f->op) &&
+           !strcmp(k->grid, f->grid);
+}
+
 static void key_tables(FILE *f)
 {
     int np[64], nnp = nps(np, 64);
-    char a[7][32], s[32];
+    char a[6][32], src[3][32], s[32];
     fprintf(f, "## Key numbers\n\nMedians over trials, microseconds per operation; a ratio below 1 means ours is faster.  "
                "\"best\" ratios compare the fastest trials instead: on a shared or virtual machine whole runs land in "
                "slow and fast periods, and the best trial is the least disturbed estimate of what each "
@@ -461,15 +484,9 @@ static void key_tables(FILE *f)
         for (size_t z = 0; z < sizeof KEY_TC / sizeof KEY_TC[0]; z++) {
             long b = KEY_TC[z];
             fmt_size(s, sizeof s, b);
-            fmt_num(a[0], 32, med_at(o, b));
-            fmt_num(a[1], 32, med_at(r, b));
-            fmt_num(a[2], 32, med_at(m, b));
-            fmt_ratio(a[3], 32, med_at(o, b), med_at(r, b));
-            fmt_ratio(a[4], 32, med_at(o, b), med_at(m, b));
-            fmt_ratio(a[5], 32, min_at(o, b), min_at(r, b));
-            if (isnan(med_at(o, b)) && isnan(med_at(r, b)) && isnan(med_at(m, b)))
-                continue; /* size not measured */
-            fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", np[i], s, a[0], a[1], a[2], a[3], a[4], a[5]);
+            if (key_cells(a, o, r, m, b))
+                fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", np[i], s, a[0], a[1], a[2], a[3], a[4],
+                        a[5]);
         }
     }
 
@@ -478,31 +495,19 @@ static void key_tables(FILE *f)
                "ours/mpi (max) | ours/ref (best max) |\n|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < nnp; i++) {
         const curve *first = first_curve("bcast", "", "ours", np[i]);
-        if (!first)
-            continue;
-        for (size_t c = 0; c < ncurves; c++) {
-            const row *k = curves[c].key;
-            if (strcmp(k->series, "bcast") || strcmp(k->impl, "ours") || k->np != np[i] ||
-                strcmp(k->op, first->key->op) || strcmp(k->grid, first->key->grid))
+        for (size_t c = 0; first && c < ncurves; c++) {
+            if (!same_table(c, first))
                 continue;
             const curve *o = &curves[c], *r = partner(o, "ref"), *m = partner(o, "mpi");
             for (size_t z = 0; z < sizeof KEY_COLL / sizeof KEY_COLL[0]; z++) {
                 long b = KEY_COLL[z];
                 fmt_size(s, sizeof s, b);
-                fmt_num(a[0], 32, src_at(o, b));
-                fmt_num(a[1], 32, med_at(o, b));
-                fmt_num(a[2], 32, src_at(r, b));
-                fmt_num(a[3], 32, med_at(r, b));
-                fmt_num(a[4], 32, src_at(m, b));
-                fmt_num(a[5], 32, med_at(m, b));
-                char q1[32], q2[32], q3[32];
-                fmt_ratio(q1, 32, med_at(o, b), med_at(r, b));
-                fmt_ratio(q2, 32, med_at(o, b), med_at(m, b));
-                fmt_ratio(q3, 32, min_at(o, b), min_at(r, b));
-                if (isnan(med_at(o, b)) && isnan(med_at(r, b)) && isnan(med_at(m, b)))
-                    continue;
-                fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", np[i], top_label(k->top),
-                        s, a[0], a[1], a[2], a[3], a[4], a[5], q1, q2, q3);
+                fmt_num(src[0], 32, src_at(o, b));
+                fmt_num(src[1], 32, src_at(r, b));
+                fmt_num(src[2], 32, src_at(m, b));
+                if (key_cells(a, o, r, m, b))
+                    fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", np[i],
+                            top_label(o->key->top), s, src[0], a[0], src[1], a[1], src[2], a[2], a[3], a[4], a[5]);
             }
         }
     }
@@ -512,27 +517,16 @@ static void key_tables(FILE *f)
                "|---:|:---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < nnp; i++) {
         const curve *first = first_curve("comb", "allreduce", "ours", np[i]);
-        if (!first)
-            continue;
-        for (size_t c = 0; c < ncurves; c++) {
-            const row *k = curves[c].key;
-            if (strcmp(k->series, "comb") || strcmp(k->impl, "ours") || k->np != np[i] ||
-                strcmp(k->op, first->key->op) || strcmp(k->grid, first->key->grid))
+        for (size_t c = 0; first && c < ncurves; c++) {
+            if (!same_table(c, first))
                 continue;
             const curve *o = &curves[c], *r = partner(o, "ref"), *m = partner(o, "mpi");
             for (size_t z = 0; z < sizeof KEY_COLL / sizeof KEY_COLL[0]; z++) {
                 long b = KEY_COLL[z];
                 fmt_size(s, sizeof s, b);
-                fmt_num(a[0], 32, med_at(o, b));
-                fmt_num(a[1], 32, med_at(r, b));
-                fmt_num(a[2], 32, med_at(m, b));
-                fmt_ratio(a[3], 32, med_at(o, b), med_at(r, b));
-                fmt_ratio(a[4], 32, med_at(o, b), med_at(m, b));
-                fmt_ratio(a[5], 32, min_at(o, b), min_at(r, b));
-                if (isnan(med_at(o, b)) && isnan(med_at(r, b)) && isnan(med_at(m, b)))
-                    continue;
-                fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", np[i], top_label(k->top), s, a[0],
-                        a[1], a[2], a[3], a[4], a[5]);
+                if (key_cells(a, o, r, m, b))
+                    fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", np[i], top_label(o->key->top), s,
+                            a[0], a[1], a[2], a[3], a[4], a[5]);
             }
         }
     }

@@ -406,7 +406,9 @@ static double echo_loop(job *j, int reps, int peer)
     return -1;
 }
 
-static void prep_echo(job *j)
+/* Rank 0 and its peer: a send buffer with their pattern (and the injected
+ * fault, if any), a receive buffer of sentinels. */
+static void prep_pair(job *j)
 {
     int me = j->g->me;
     if (me != 0 && me != j->peer)
@@ -431,7 +433,7 @@ static long check_echo(job *j)
     return check_pat(j, me == 0 ? "echoed" : "received", j->r, j->n, 0);
 }
 
-static const kernel K_ECHO = {prep_echo, run_echo, check_echo, T_ROOT, 0, 1};
+static const kernel K_ECHO = {prep_pair, run_echo, check_echo, T_ROOT, 0, 1};
 
 /* T_s (LAWN D.2): the time to return from a send.  Rank 0 times reps sends
  * to rank 1, which only receives them (the BLACS buffer every send: reps is
@@ -456,7 +458,7 @@ static double run_ts(job *j, int reps)
 
 static long check_ts(job *j) { return j->g->me == 1 ? check_pat(j, "received", j->r, j->n, 0) : 0; }
 
-static const kernel K_TS = {prep_echo, run_ts, check_ts, T_ROOT, 0, 1};
+static const kernel K_TS = {prep_pair, run_ts, check_ts, T_ROOT, 0, 1};
 
 /* T_m: malloc, memory-to-memory copy and free of the message, on rank 0
  * (what a buffered send costs besides the transfer).  Nothing moves between
@@ -616,19 +618,6 @@ static long check_barrier(job *j)
 static const kernel K_BARRIER = {prep_barrier, run_barrier, check_barrier, T_ROOT, 0, 0};
 
 /* Pairwise exchange (CoMet): rank 0 and the peer both send, then receive. */
-static void prep_exchange(job *j)
-{
-    int me = j->g->me;
-    if (me != 0 && me != j->peer)
-        return;
-    if (!j->s) {
-        j->s = dalloc(j->n);
-        j->r = dalloc(j->n);
-    }
-    fill_pat(j->s, j->n, me, j->salt);
-    inject(j, j->n ? &j->s[j->n / 2] : NULL);
-    fill_val(j->r, j->n, SENTINEL);
-}
 
 static double run_exchange(job *j, int reps)
 {
@@ -650,7 +639,7 @@ static long check_exchange(job *j)
     return check_pat(j, "received", j->r, j->n, me == 0 ? j->peer : 0);
 }
 
-static const kernel K_EXCHANGE = {prep_exchange, run_exchange, check_exchange, T_ROOT, 0, 1};
+static const kernel K_EXCHANGE = {prep_pair, run_exchange, check_exchange, T_ROOT, 0, 1};
 
 /* Echo with contention (CoMet): ranks 0 and 1 run the echo while, when
  * loaded (param 1), ranks 2 and 3 exchange messages of the same size
@@ -663,7 +652,7 @@ static void prep_contention(job *j)
 {
     int me = j->g->me;
     if (me == 0 || me == 1) {
-        prep_echo(j);
+        prep_pair(j);
     } else if (me == 2 || me == 3) {
         int nl = j->n > 0 ? j->n : 1; /* room for the flag */
         if (!j->x) {
@@ -746,7 +735,7 @@ static void prep_overlap(job *j)
     int me = j->g->me;
     if (me > 1)
         return;
-    prep_exchange(j);
+    prep_pair(j);
     if (!j->x) {
         j->x = dalloc((size_t)j->param);
         j->y = dalloc((size_t)j->param);
