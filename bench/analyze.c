@@ -431,6 +431,16 @@ static const curve *first_curve(const char *series, const char *op_prefix, const
     return NULL;
 }
 
+/* Whether this run measured ours in the given series (and op prefix), at any np. */
+static int in_run(const char *series, const char *op_prefix)
+{
+    int np[64], nnp = nps(np, 64);
+    for (int i = 0; i < nnp; i++)
+        if (first_curve(series, op_prefix, "ours", np[i]))
+            return 1;
+    return 0;
+}
+
 static const long KEY_TC[] = {8, 65536, 1048576, 8388608};
 static const long KEY_COLL[] = {65536, 1048576};
 
@@ -469,14 +479,18 @@ static void key_tables(FILE *f)
 {
     int np[64], nnp = nps(np, 64);
     char a[6][32], src[3][32], s[32];
+    int tc = in_run("tc", "tc"), bc = in_run("bcast", ""), cb = in_run("comb", "allreduce");
+    if (!tc && !bc && !cb)
+        return; /* a run of other series only: no key table applies */
     fprintf(f, "## Key numbers\n\nMedians over trials, microseconds per operation; a ratio below 1 means ours is faster.  "
                "\"best\" ratios compare the fastest trials instead: on a shared or virtual machine whole runs land in "
                "slow and fast periods, and the best trial is the least disturbed estimate of what each "
                "implementation costs.\n\n");
 
-    fprintf(f, "### T_c (one-way: echo round trip / 2)\n\n| np | size | ours | ref | mpi | ours/ref | ours/mpi | "
+    if (tc)
+        fprintf(f, "### T_c (one-way: echo round trip / 2)\n\n| np | size | ours | ref | mpi | ours/ref | ours/mpi | "
                "ours/ref (best) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (int i = 0; i < nnp; i++) {
+    for (int i = 0; tc && i < nnp; i++) {
         const curve *o = first_curve("tc", "tc", "ours", np[i]);
         if (!o)
             continue;
@@ -490,7 +504,8 @@ static void key_tables(FILE *f)
         }
     }
 
-    fprintf(f, "\n### Broadcast: source and maximum time per TOP (MPI: MPI_Bcast)\n\n"
+    if (bc)
+        fprintf(f, "\n### Broadcast: source and maximum time per TOP (MPI: MPI_Bcast)\n\n"
                "| np | TOP | size | ours src | ours max | ref src | ref max | mpi src | mpi max | ours/ref (max) | "
                "ours/mpi (max) | ours/ref (best max) |\n|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < nnp; i++) {
@@ -512,7 +527,8 @@ static void key_tables(FILE *f)
         }
     }
 
-    fprintf(f, "\n### Combine: DGSUM2D leave-on-all, maximum time per TOP (MPI: MPI_Allreduce)\n\n"
+    if (cb)
+        fprintf(f, "\n### Combine: DGSUM2D leave-on-all, maximum time per TOP (MPI: MPI_Allreduce)\n\n"
                "| np | TOP | size | ours | ref | mpi | ours/ref | ours/mpi | ours/ref (best) |\n"
                "|---:|:---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < nnp; i++) {
