@@ -81,6 +81,7 @@ typedef struct {
     int ndaxpy;
     size_t ts_cap;     /* T_s: reps * bytes in flight at most */
     int mpi_mode, inject, quiet, list;
+    int set_what[4], set_val[4], nset; /* --set: BLACS_SET codes 11-14 on every grid */
     unsigned long series; /* bit i: SERIES[i] selected */
 } config;
 
@@ -1467,6 +1468,9 @@ static void usage(FILE *f)
             "  --re-only        run only every fifth size\n"
             "  --daxpy LIST     DAXPY lengths of the overlap kernel [10000,1000000]\n"
             "  --ts-cap BYTES   T_s: reps * bytes at most [64M]\n"
+            "  --set W=V,...    BLACS_SET on every grid before timing, W in 11..14: rings of 'M'\n"
+            "                   broadcasts (11) and combines (13), branches of 'T' broadcasts\n"
+            "                   (12) and combines (14) [library defaults]\n"
             "  --mpi yes|no|only  raw MPI variants too / not / only [yes]\n"
             "  --impl LABEL     label of the BLACS rows [%s]\n"
             "  --csv PATH       append rows to PATH (header if new) [blacsbench.csv]\n"
@@ -1585,6 +1589,23 @@ static int parse_int(const char *s, const char *what, int lo)
     return (int)v;
 }
 
+/* --set W=V[,W=V...]: the topology parameters of BLACS_SET (codes 11-14). */
+static void parse_set(config *c, const char *val)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", val);
+    c->nset = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int w, v, n = 0;
+        if (sscanf(t, "%d=%d%n", &w, &v, &n) != 2 || t[n] || w < 11 || w > 14)
+            die("bad --set '%s': want WHAT=VALUE with WHAT in 11..14", t);
+        if (c->nset == 4)
+            die("--set: at most 4 settings");
+        c->set_what[c->nset] = w;
+        c->set_val[c->nset++] = v;
+    }
+}
+
 static void parse_args(config *c, int argc, char **argv)
 {
     *c = (config){.impl = BENCH_IMPL, .csv = "blacsbench.csv", .scope = 'A', .target_ms = 10,
@@ -1659,6 +1680,8 @@ static void parse_args(config *c, int argc, char **argv)
             free(copy);
         } else if (!strcmp(opt, "--ts-cap"))
             c->ts_cap = parse_amount(val, "ts-cap");
+        else if (!strcmp(opt, "--set"))
+            parse_set(c, val);
         else if (!strcmp(opt, "--mpi")) {
             c->mpi_mode = !strcmp(val, "yes") ? MPI_YES : !strcmp(val, "no") ? MPI_NO : !strcmp(val, "only") ? MPI_ONLY : -1;
             if (c->mpi_mode < 0)
@@ -1700,6 +1723,19 @@ static void grid_init(grid *g, int P, int Q)
         die("grid %s: MPI rank %d is not blacs_pnum %d", g->name, g->me, Cblacs_pnum(g->ctxt, g->myrow, g->mycol));
     MPI_Comm_split(g->comm, g->myrow, g->mycol, &g->rowcomm);
     MPI_Comm_split(g->comm, g->mycol, g->myrow, &g->colcomm);
+}
+
+/* Applies --set to a grid (after the library has checked the values). */
+static void grid_settings(const grid *g, const config *c)
+{
+    for (int i = 0; g->ctxt >= 0 && i < c->nset; i++) {
+        int v = c->set_val[i], got = 0;
+        Cblacs_set(g->ctxt, c->set_what[i], &v);
+        Cblacs_get(g->ctxt, c->set_what[i], &got);
+        if (got != c->set_val[i])
+            die("grid %s: BLACS_SET %d = %d did not take (BLACS_GET gives %d)", g->name, c->set_what[i],
+                c->set_val[i], got);
+    }
 }
 
 static void grid_exit(grid *g)
@@ -1755,12 +1791,17 @@ int main(int argc, char **argv)
             snprintf(tops, sizeof tops, "%s", c->tops);
             for (char *t = tops; *t; t++)
                 *t = *t == ' ' ? '_' : *t;
-            fprintf(stderr, "blacsbench (%s): %d processes, grid %dx%d, %d sizes, TOPs %s, reps %s, %d trials, csv %s\n",
-                    c->impl, np, c->P, c->Q, c->nsizes, tops, c->reps ? "fixed" : "auto", c->trials, c->csv);
+            char set[64] = "";
+            for (int i = 0, n = 0; i < c->nset; i++)
+                n += snprintf(set + n, sizeof set - (size_t)n, ", set %d=%d", c->set_what[i], c->set_val[i]);
+            fprintf(stderr, "blacsbench (%s): %d processes, grid %dx%d, %d sizes, TOPs %s, reps %s, %d trials%s, csv %s\n",
+                    c->impl, np, c->P, c->Q, c->nsizes, tops, c->reps ? "fixed" : "auto", c->trials, set, c->csv);
         }
     }
     grid_init(&b->row, 1, np);
     grid_init(&b->mat, c->P, c->Q);
+    grid_settings(&b->row, c);
+    grid_settings(&b->mat, c);
 
     for (size_t i = 0; i < NSERIES; i++)
         if (c->series & (1ul << i)) {

@@ -79,6 +79,19 @@ else
     bad "scopes Row and Column" "$tmp/out"
 fi
 
+# BLACS_SET 11-14 (rings of M, branches of T) applied by --set, both libraries, data verified.
+setok=1
+for exe in blacsbench blacsbench-ref; do
+    mpi 4 "$bin/$exe" "${TINY[@]}" --series bcast,comb --tops MT --set 11=2,12=3,13=-2,14=2 --mpi no \
+        --csv "$tmp/set-$exe.csv" && grep -q ",bcast,.*,M,4,1x4," "$tmp/set-$exe.csv" || setok=0
+done
+if [ $setok = 1 ]; then ok "--set 11=2,12=3,13=-2,14=2 with TOPs M and T (ours and ref, np=4)"; else bad "--set" "$tmp/out"; fi
+if ! mpi 2 "$bin/blacsbench" --set 15=1 --csv "$tmp/bad.csv" && grep -q "bad --set '15=1'" "$tmp/out"; then
+    ok "--set 15=1 refused with a message"
+else
+    bad "--set 15=1 was not refused" "$tmp/out"
+fi
+
 echo "bench-check: 3. wrong data must fail the run"
 for s in $ALL; do
     [ "$s" = tm ] && continue # T_m moves no data between processes
@@ -146,6 +159,8 @@ if "$bin/analyze" "$syn" --gp bench/plots.gp >"$tmp/out" 2>&1; then
     for png in tc-np2 ratio-ref-np2 ratio-mpi-np2; do # a run of one series plots too
         [ -s "$syn/$png.png" ] || missing+=" $png.png"
     done
+    # ... and its key table has no empty sections for series it did not run
+    grep -q "### Broadcast\|### Combine" "$syn/summary.md" && missing+=" [no empty bcast/comb key tables]"
     if [ -z "$missing" ]; then ok "fits, RE, key table, ratios match the known answers; plots of a partial run"
     else bad "synthetic run lacks:$missing" "$syn/summary.md"; fi
 else
