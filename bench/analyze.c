@@ -475,10 +475,41 @@ static int same_table(size_t c, const curve *first)
            !strcmp(k->grid, f->grid);
 }
 
-static void key_tables(FILE *f)
+/* The rows of a collective's key table: one per np, TOP and KEY_COLL size;
+ * with_src adds the source times (broadcasts) before each max time. */
+static void coll_rows(FILE *f, const char *series, const char *op_prefix, int with_src)
 {
     int np[64], nnp = nps(np, 64);
     char a[6][32], src[3][32], s[32];
+    for (int i = 0; i < nnp; i++) {
+        const curve *first = first_curve(series, op_prefix, "ours", np[i]);
+        for (size_t c = 0; first && c < ncurves; c++) {
+            if (!same_table(c, first))
+                continue;
+            const curve *o = &curves[c], *r = partner(o, "ref"), *m = partner(o, "mpi");
+            for (size_t z = 0; z < sizeof KEY_COLL / sizeof KEY_COLL[0]; z++) {
+                long b = KEY_COLL[z];
+                if (!key_cells(a, o, r, m, b))
+                    continue;
+                fmt_size(s, sizeof s, b);
+                fprintf(f, "| %d | %s | %s |", np[i], top_label(o->key->top), s);
+                if (with_src) {
+                    fmt_num(src[0], 32, src_at(o, b));
+                    fmt_num(src[1], 32, src_at(r, b));
+                    fmt_num(src[2], 32, src_at(m, b));
+                    fprintf(f, " %s | %s | %s | %s | %s | %s |", src[0], a[0], src[1], a[1], src[2], a[2]);
+                } else
+                    fprintf(f, " %s | %s | %s |", a[0], a[1], a[2]);
+                fprintf(f, " %s | %s | %s |\n", a[3], a[4], a[5]);
+            }
+        }
+    }
+}
+
+static void key_tables(FILE *f)
+{
+    int np[64], nnp = nps(np, 64);
+    char a[6][32], s[32];
     int tc = in_run("tc", "tc"), bc = in_run("bcast", ""), cb = in_run("comb", "allreduce");
     if (!tc && !bc && !cb)
         return; /* a run of other series only: no key table applies */
@@ -487,64 +518,34 @@ static void key_tables(FILE *f)
                "slow and fast periods, and the best trial is the least disturbed estimate of what each "
                "implementation costs.\n\n");
 
-    if (tc)
+    if (tc) {
         fprintf(f, "### T_c (one-way: echo round trip / 2)\n\n| np | size | ours | ref | mpi | ours/ref | ours/mpi | "
-               "ours/ref (best) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (int i = 0; tc && i < nnp; i++) {
-        const curve *o = first_curve("tc", "tc", "ours", np[i]);
-        if (!o)
-            continue;
-        const curve *r = partner(o, "ref"), *m = partner(o, "mpi");
-        for (size_t z = 0; z < sizeof KEY_TC / sizeof KEY_TC[0]; z++) {
-            long b = KEY_TC[z];
-            fmt_size(s, sizeof s, b);
-            if (key_cells(a, o, r, m, b))
-                fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", np[i], s, a[0], a[1], a[2], a[3], a[4],
-                        a[5]);
+                   "ours/ref (best) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (int i = 0; i < nnp; i++) {
+            const curve *o = first_curve("tc", "tc", "ours", np[i]);
+            if (!o)
+                continue;
+            const curve *r = partner(o, "ref"), *m = partner(o, "mpi");
+            for (size_t z = 0; z < sizeof KEY_TC / sizeof KEY_TC[0]; z++) {
+                long b = KEY_TC[z];
+                fmt_size(s, sizeof s, b);
+                if (key_cells(a, o, r, m, b))
+                    fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s |\n", np[i], s, a[0], a[1], a[2], a[3],
+                            a[4], a[5]);
+            }
         }
     }
-
-    if (bc)
+    if (bc) {
         fprintf(f, "\n### Broadcast: source and maximum time per TOP (MPI: MPI_Bcast)\n\n"
-               "| np | TOP | size | ours src | ours max | ref src | ref max | mpi src | mpi max | ours/ref (max) | "
-               "ours/mpi (max) | ours/ref (best max) |\n|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (int i = 0; i < nnp; i++) {
-        const curve *first = first_curve("bcast", "", "ours", np[i]);
-        for (size_t c = 0; first && c < ncurves; c++) {
-            if (!same_table(c, first))
-                continue;
-            const curve *o = &curves[c], *r = partner(o, "ref"), *m = partner(o, "mpi");
-            for (size_t z = 0; z < sizeof KEY_COLL / sizeof KEY_COLL[0]; z++) {
-                long b = KEY_COLL[z];
-                fmt_size(s, sizeof s, b);
-                fmt_num(src[0], 32, src_at(o, b));
-                fmt_num(src[1], 32, src_at(r, b));
-                fmt_num(src[2], 32, src_at(m, b));
-                if (key_cells(a, o, r, m, b))
-                    fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", np[i],
-                            top_label(o->key->top), s, src[0], a[0], src[1], a[1], src[2], a[2], a[3], a[4], a[5]);
-            }
-        }
+                   "| np | TOP | size | ours src | ours max | ref src | ref max | mpi src | mpi max | ours/ref (max) | "
+                   "ours/mpi (max) | ours/ref (best max) |\n|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        coll_rows(f, "bcast", "", 1);
     }
-
-    if (cb)
+    if (cb) {
         fprintf(f, "\n### Combine: DGSUM2D leave-on-all, maximum time per TOP (MPI: MPI_Allreduce)\n\n"
-               "| np | TOP | size | ours | ref | mpi | ours/ref | ours/mpi | ours/ref (best) |\n"
-               "|---:|:---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (int i = 0; i < nnp; i++) {
-        const curve *first = first_curve("comb", "allreduce", "ours", np[i]);
-        for (size_t c = 0; first && c < ncurves; c++) {
-            if (!same_table(c, first))
-                continue;
-            const curve *o = &curves[c], *r = partner(o, "ref"), *m = partner(o, "mpi");
-            for (size_t z = 0; z < sizeof KEY_COLL / sizeof KEY_COLL[0]; z++) {
-                long b = KEY_COLL[z];
-                fmt_size(s, sizeof s, b);
-                if (key_cells(a, o, r, m, b))
-                    fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", np[i], top_label(o->key->top), s,
-                            a[0], a[1], a[2], a[3], a[4], a[5]);
-            }
-        }
+                   "| np | TOP | size | ours | ref | mpi | ours/ref | ours/mpi | ours/ref (best) |\n"
+                   "|---:|:---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        coll_rows(f, "comb", "allreduce", 0);
     }
     fprintf(f, "\n");
 }
