@@ -34,9 +34,9 @@ else
 Q := @
 say = @printf '  %-6s %s\n' $(1) $(2)
 endif
-LIBSRC   := $(wildcard blacs/*.c msgid/*.c buffers/*.c topologies/*.c)
+LIBSRC   := $(wildcard base/*.c msgid/*.c buffers/*.c topologies/*.c blacs/*.c)
 LIBOBJ   := $(patsubst %.c,$(B)/obj/%.o,$(LIBSRC))
-HEADERS  := $(wildcard blacs/*.h msgid/*.h buffers/*.h topologies/*.h)
+HEADERS  := $(wildcard base/*.h msgid/*.h buffers/*.h topologies/*.h blacs/*.h)
 SONAME   := libblacs.so.$(SOMAJOR)
 SOLIB    := $(B)/libblacs.so.$(VERSION)
 ALIB     := $(B)/libblacs.a
@@ -149,8 +149,8 @@ valgrind-check: $(UNIT_BIN) $(MPIT_BIN)
 	    $(VALGRIND) --leak-check=full --errors-for-leak-kinds=definite $$t || exit 1; done
 	MPIRUN="$(MPIRUN) $(VALGRIND)" VALGRIND=1 bash test/run-mpi.sh $(B)/test/mpi
 
-conformance: lib
-	bash test/conformance/run.sh $(B)/libblacs.so
+conformance: lib $(B)/tools/topo_table
+	bash test/conformance/run.sh $(B)/libblacs.so $(B)/tools/topo_table
 
 check: lib
 	@start=$$(date +%s); \
@@ -216,7 +216,7 @@ LU_Q ?= 2
 lu-compare: $(EX)/lu $(B)/bench/pdgesv_lu
 	bash bench/lu-compare.sh $(TRIALS) $(LU_N) $(LU_NB) $(LU_P) $(LU_Q)
 
-example-tests: $(EXAMPLES)
+example-tests: $(EXAMPLES) $(B)/tools/topo_table
 	bash test/examples.sh $(EX)
 
 demo: $(EXAMPLES)

@@ -73,24 +73,24 @@ BLX_API void Cfree_blacs_system_handle(int ISysCtxt) { blx_sys_free(ISysCtxt); }
     BLX_API void C##v##gesd2d(int ConTxt, int M, int N, R *A, int lda, int rdest, int cdest)      \
     {                                                                                              \
         static const blx_call call = {"C" #v "gesd2d", BLX_T_##V};                                 \
-        blx_send(&call, ConTxt, NULL, NULL, M, N, A, lda, rdest, cdest);                           \
+        blx_send_matrix(&call, ConTxt, NULL, NULL, M, N, A, lda, rdest, cdest);                           \
     }                                                                                              \
     BLX_API void C##v##gerv2d(int ConTxt, int M, int N, R *A, int lda, int rsrc, int csrc)        \
     {                                                                                              \
         static const blx_call call = {"C" #v "gerv2d", BLX_T_##V};                                 \
-        blx_recv(&call, ConTxt, NULL, NULL, M, N, A, lda, rsrc, csrc);                             \
+        blx_recv_matrix(&call, ConTxt, NULL, NULL, M, N, A, lda, rsrc, csrc);                             \
     }                                                                                              \
     BLX_API void C##v##trsd2d(int ConTxt, char *uplo, char *diag, int M, int N, R *A, int lda,    \
                               int rdest, int cdest)                                                \
     {                                                                                              \
         static const blx_call call = {"C" #v "trsd2d", BLX_T_##V};                                 \
-        blx_send(&call, ConTxt, uplo, diag, M, N, A, lda, rdest, cdest);                           \
+        blx_send_matrix(&call, ConTxt, uplo, diag, M, N, A, lda, rdest, cdest);                           \
     }                                                                                              \
     BLX_API void C##v##trrv2d(int ConTxt, char *uplo, char *diag, int M, int N, R *A, int lda,    \
                               int rsrc, int csrc)                                                  \
     {                                                                                              \
         static const blx_call call = {"C" #v "trrv2d", BLX_T_##V};                                 \
-        blx_recv(&call, ConTxt, uplo, diag, M, N, A, lda, rsrc, csrc);                             \
+        blx_recv_matrix(&call, ConTxt, uplo, diag, M, N, A, lda, rsrc, csrc);                             \
     }
 BLX_FOR_EACH_TYPE(BLX_C_P2P)
 #undef BLX_C_P2P

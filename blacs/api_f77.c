@@ -76,24 +76,24 @@ BLX_API void free_blacs_system_handle_(int *ISysCtxt) { (void)ISysCtxt; }
     BLX_API void v##gesd2d_(int *ConTxt, int *M, int *N, R *A, int *lda, int *rdest, int *cdest)  \
     {                                                                                              \
         static const blx_call call = {#V "GESD2D", BLX_T_##V};                                     \
-        blx_send(&call, *ConTxt, NULL, NULL, *M, *N, A, *lda, *rdest, *cdest);                    \
+        blx_send_matrix(&call, *ConTxt, NULL, NULL, *M, *N, A, *lda, *rdest, *cdest);                    \
     }                                                                                              \
     BLX_API void v##gerv2d_(int *ConTxt, int *M, int *N, R *A, int *lda, int *rsrc, int *csrc)    \
     {                                                                                              \
         static const blx_call call = {#V "GERV2D", BLX_T_##V};                                     \
-        blx_recv(&call, *ConTxt, NULL, NULL, *M, *N, A, *lda, *rsrc, *csrc);                       \
+        blx_recv_matrix(&call, *ConTxt, NULL, NULL, *M, *N, A, *lda, *rsrc, *csrc);                       \
     }                                                                                              \
     BLX_API void v##trsd2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, R *A, int *lda,  \
                             int *rdest, int *cdest)                                                \
     {                                                                                              \
         static const blx_call call = {#V "TRSD2D", BLX_T_##V};                                     \
-        blx_send(&call, *ConTxt, uplo, diag, *M, *N, A, *lda, *rdest, *cdest);                     \
+        blx_send_matrix(&call, *ConTxt, uplo, diag, *M, *N, A, *lda, *rdest, *cdest);                     \
     }                                                                                              \
     BLX_API void v##trrv2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, R *A, int *lda,  \
                             int *rsrc, int *csrc)                                                  \
     {                                                                                              \
         static const blx_call call = {#V "TRRV2D", BLX_T_##V};                                     \
-        blx_recv(&call, *ConTxt, uplo, diag, *M, *N, A, *lda, *rsrc, *csrc);                       \
+        blx_recv_matrix(&call, *ConTxt, uplo, diag, *M, *N, A, *lda, *rsrc, *csrc);                       \
     }
 BLX_FOR_EACH_TYPE(BLX_F77_P2P)
 #undef BLX_F77_P2P

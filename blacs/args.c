@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 
+#include "../topologies/topology.h"
 #include "internal.h"
 
 /* A character argument as it can be printed. */
@@ -20,16 +21,13 @@ static const char *show(const char *p, char out[8])
 
 blx_scope *blx_scope_arg(blx_ctx *c, const blx_call *call, const char *scope)
 {
-    switch (blx_upper(scope)) {
-    case 'R': return &c->scope[BLX_SCOPE_ROW];
-    case 'C': return &c->scope[BLX_SCOPE_COL];
-    case 'A': return &c->scope[BLX_SCOPE_ALL];
-    default: {
+    int id = blx_scope_index(scope);
+    if (id < 0) {
         char buf[8];
         blx_fatal(c->handle, call->name, "Unknown scope %s: SCOPE must be 'R', 'C' or 'A'",
                   show(scope, buf));
     }
-    }
+    return &c->scope[id];
 }
 
 blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo,
@@ -54,8 +52,8 @@ blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo
 void blx_top_error(const blx_ctx *c, const blx_call *call, const char *top)
 {
     char buf[8];
-    blx_fatal(c->handle, call->name,
-              "Unknown topology %s: TOP must be one of ' ', I, D, S, M, F, H, T or 1-9", show(top, buf));
+    blx_fatal(c->handle, call->name, "Unknown topology %s: TOP must be ' ' or one of %s", show(top, buf),
+              blx_topology_letters() + 1);
 }
 
 void blx_ptr_arg(const blx_ctx *c, const blx_call *call, const char *name, const void *p, int needed)
@@ -74,4 +72,15 @@ int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname, int
         blx_fatal(c->handle, call->name, "%s = %d is outside the %d x %d grid (columns 0..%d)",
                   cname, col, c->nprow, c->npcol, c->npcol - 1);
     return row * c->npcol + col;
+}
+
+int blx_member_arg(const blx_ctx *c, const blx_call *call, const blx_scope *s, const char *rname, int row,
+                   const char *cname, int col)
+{
+    if (s->id == BLX_SCOPE_ROW)
+        row = c->myrow;
+    if (s->id == BLX_SCOPE_COL)
+        col = c->mycol;
+    int vpid = blx_coord_arg(c, call, rname, row, cname, col);
+    return s->id == BLX_SCOPE_ROW ? col : (s->id == BLX_SCOPE_COL ? row : vpid);
 }

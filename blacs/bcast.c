@@ -36,11 +36,9 @@ static bcast_call prepare(const blx_call *call, int ctxt, const char *scope, con
 static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_source)
 {
     blx_ptr_arg(b->c, call, "A", A, blx_shape_count(&b->shape) > 0);
-    blx_xfer x = {.ctx = b->c, .routine = call->name, .scope = b->s, .root = root,
+    int tag = blx_msgid_next_scoped(&b->c->ids, b->s->id, root);
+    blx_xfer x = {.ep = blx_scope_ep(b->c, b->s, tag, call->name), .trees = &b->s->trees, .root = root,
                   .bytes = blx_shape_bytes(&b->shape)};
-    x.tag = blx_msgid_next_scoped(&b->c->ids, b->s->id, root);
-    if (b->route.shape != NULL) /* long-message algorithms walk no tree */
-        x.tree = blx_scope_tree(b->s, &b->route, b->c->handle, call->name);
     int packed = !blx_shape_contiguous(&b->shape);
     if (packed) {
         x.buf = blx_scratch(BLX_SCRATCH_DATA, x.bytes, b->c->handle, call->name);
@@ -49,7 +47,7 @@ static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_s
     } else {
         x.buf = A;
     }
-    (is_source ? b->route.topo->bcast_send : b->route.topo->bcast_recv)(&x);
+    blx_bcast_run(&b->route, &x, is_source);
     if (packed && !is_source)
         blx_unpack(&b->shape, x.buf, A);
 }
@@ -68,16 +66,11 @@ void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const cha
                     int csrc)
 {
     bcast_call b = prepare(call, ctxt, scope, top, uplo, diag, m, n, lda);
-    blx_ctx *c = b.c;
-    /* Only the coordinate that varies within the scope is read (spec 4.1). */
-    int row = b.s->id == BLX_SCOPE_ROW ? c->myrow : rsrc;
-    int col = b.s->id == BLX_SCOPE_COL ? c->mycol : csrc;
-    int src = blx_coord_arg(c, call, "RSRC", row, "CSRC", col);
-    int root = b.s->id == BLX_SCOPE_ROW ? col : (b.s->id == BLX_SCOPE_COL ? row : src);
+    int root = blx_member_arg(b.c, call, b.s, "RSRC", rsrc, "CSRC", csrc);
     if (root == b.s->me)
         blx_fatal(ctxt, call->name,
                   "the source {%d,%d} is this process: the source of a broadcast calls the "
                   "broadcast/send routine, the others the broadcast/receive",
-                  row, col);
+                  b.c->myrow, b.c->mycol);
     run(call, &b, root, A, 0);
 }

@@ -30,9 +30,31 @@
 /* Member index -> grid coordinates, in scope s of context c. */
 static void member_coords(const blx_ctx *c, const blx_scope *s, int member, int *row, int *col)
 {
-    int g = blx_scope_rank(s, member);
+    int g = s->first + member * s->stride;
     *row = g / c->npcol;
     *col = g % c->npcol;
+}
+
+/* A scope of one: nothing to combine, and the locations are our own. */
+static void combine_alone(const blx_ctx *c, const blx_reduce *op, int m, int n, int *rA, int *cA, int ldia)
+{
+    for (int j = 0; op->located && j < n; j++)
+        for (int i = 0; i < m; i++) {
+            rA[i + (size_t)j * ldia] = c->myrow;
+            cA[i + (size_t)j * ldia] = c->mycol;
+        }
+}
+
+/* On a destination: the result into A, distances back into coordinates. */
+static void unpack_result(const blx_ctx *c, const blx_scope *s, const blx_shape *shape, const char *work,
+                          const int *loc, void *A, int *rA, int *cA, int ldia, int dest, int all)
+{
+    blx_unpack(shape, work, A);
+    for (int j = 0; loc != NULL && j < shape->n; j++)
+        for (int i = 0; i < shape->m; i++) {
+            int d = loc[i + (size_t)j * shape->m];
+            member_coords(c, s, all ? d : (d + dest) % s->np, &rA[i + (size_t)j * ldia], &cA[i + (size_t)j * ldia]);
+        }
 }
 
 void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top,
@@ -41,38 +63,23 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
     blx_ctx *c = blx_ctx_get(ctxt, call->name);
     blx_scope *s = blx_scope_arg(c, call, scope);
     blx_shape shape = blx_shape_arg(c, call, NULL, NULL, m, n, lda);
-
-    /* Destination: RDEST or CDEST = -1 leaves the result everywhere; a row
-     * scope reads only CDEST, a column scope only RDEST (spec 5.2). */
-    int all = rdest == -1 || cdest == -1, dest = 0;
-    if (!all) {
-        int row = s->id == BLX_SCOPE_ROW ? c->myrow : rdest;
-        int col = s->id == BLX_SCOPE_COL ? c->mycol : cdest;
-        int v = blx_coord_arg(c, call, "RDEST", row, "CDEST", col);
-        dest = s->id == BLX_SCOPE_ROW ? col : (s->id == BLX_SCOPE_COL ? row : v);
-    }
-    blx_reduce op = {(blx_opkind)kind, call->type, blx_shape_count(&shape),
-                     kind != BLX_OP_SUM && ldia != -1};
+    /* RDEST or CDEST = -1 leaves the result everywhere (spec 5.2) */
+    int all = rdest == -1 || cdest == -1;
+    int dest = all ? 0 : blx_member_arg(c, call, s, "RDEST", rdest, "CDEST", cdest);
+    blx_reduce op = {(blx_opkind)kind, call->type, blx_shape_count(&shape), kind != BLX_OP_SUM && ldia != -1};
     if (op.located && ldia < m)
         ldia = m; /* as LDA: silently at least M */
     size_t bytes = blx_reduce_bytes(&op);
     blx_route route;
-    if (blx_route_combine(&route, top ? *top : '\0', s->np, bytes, all, !op.located, c->nr_co,
-                          c->nb_co) != 0)
+    if (blx_route_combine(&route, top ? *top : '\0', s->np, bytes, all, !op.located, c->nr_co, c->nb_co) != 0)
         blx_top_error(c, call, top);
     blx_ptr_arg(c, call, "A", A, op.n > 0);
     blx_ptr_arg(c, call, "RA (with LDIA != -1)", rA, op.located && op.n > 0);
     blx_ptr_arg(c, call, "CA (with LDIA != -1)", cA, op.located && op.n > 0);
     int tag = blx_msgid_next_scoped(&c->ids, s->id, dest);
     int tag2 = all ? blx_msgid_next_scoped(&c->ids, s->id, dest) : 0;
-
-    int mine_out = all || s->me == dest;
-    if (s->np == 1) { /* nothing to combine; locations are our own */
-        for (int j = 0; op.located && j < n; j++)
-            for (int i = 0; i < m; i++) {
-                rA[i + (size_t)j * ldia] = c->myrow;
-                cA[i + (size_t)j * ldia] = c->mycol;
-            }
+    if (s->np == 1) {
+        combine_alone(c, &op, m, n, rA, cA, ldia);
         return;
     }
 
@@ -80,37 +87,20 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
      * process hands it over read-only (the topology copies it only if it must
      * fold something into it, so leaves copy nothing and other processes' A
      * stays untouched).  Anything else is packed into work space. */
+    int mine_out = all || s->me == dest;
     int in_place = !op.located && blx_shape_contiguous(&shape);
-    char *work = A;
-    if (!in_place) {
-        work = blx_scratch(BLX_SCRATCH_DATA, bytes, ctxt, call->name);
+    char *work = in_place ? A : blx_scratch(BLX_SCRATCH_DATA, bytes, ctxt, call->name);
+    if (!in_place)
         blx_pack(&shape, A, work);
-    }
+    blx_xfer x = {.ep = blx_scope_ep(c, s, tag, call->name), .trees = &s->trees, .root = dest,
+                  .buf = work, .bytes = bytes, .merge = blx_merge, .op = &op,
+                  .unit = op.located ? 0 : blx_types[op.type].esz, .ordered = c->topsrepeat != 0,
+                  .leave_on_all = all, .rebcast_tag = tag2, .readonly = in_place && !mine_out};
     int *loc = blx_reduce_locs(&op, work);
-    int mydist = all ? s->me : (s->me - dest + s->np) % s->np;
+    int mydist = all ? s->me : blx_xfer_rel(&x);
     for (size_t k = 0; loc != NULL && k < op.n; k++)
         loc[k] = mydist;
-
-    blx_xfer x = {.ctx = c, .routine = call->name, .scope = s, .root = dest, .tag = tag,
-                  .buf = work, .bytes = bytes, .merge = blx_merge, .op = &op,
-                  .unit = op.located ? 0 : blx_types[op.type].esz,
-                  .ordered = c->topsrepeat != 0 || route.fixed_order, .leave_on_all = all,
-                  .rebcast_tag = tag2, .readonly = in_place && !mine_out};
-    if (route.shape != NULL)
-        x.tree = blx_scope_tree(s, &route, ctxt, call->name);
-    if (all && route.shape != NULL) {
-        blx_route spread = blx_route_rebroadcast();
-        x.rebcast = blx_scope_tree(s, &spread, ctxt, call->name);
-    }
-    route.topo->combine(&x);
-
-    if (mine_out && !in_place) {
-        blx_unpack(&shape, work, A);
-        for (int j = 0; loc != NULL && j < n; j++)
-            for (int i = 0; i < m; i++) {
-                int d = loc[i + (size_t)j * m];
-                member_coords(c, s, all ? d : (d + dest) % s->np, &rA[i + (size_t)j * ldia],
-                              &cA[i + (size_t)j * ldia]);
-            }
-    }
+    blx_combine_run(&route, &x);
+    if (mine_out && !in_place)
+        unpack_result(c, s, &shape, work, loc, A, rA, cA, ldia, dest, all);
 }

@@ -14,15 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../buffers/queue.h"
-#include "../topologies/topology.h"
 #include "internal.h"
-
-static void check(int rc, const char *routine, const char *call)
-{
-    if (rc != MPI_SUCCESS)
-        blx_fatal_mpi(-1, routine, rc, call);
-}
 
 /* FNV-1a over the grid description, to check that every caller passed the same. */
 static uint64_t grid_hash(const int *map, int ldumap, int nprow, int npcol)
@@ -52,7 +44,7 @@ static void scope_init(blx_scope *s, int id, MPI_Comm comm, int np, int me, int 
 static int sys_size(const char *routine, MPI_Comm sys)
 {
     int n;
-    check(MPI_Comm_size(sys, &n), routine, "MPI_Comm_size");
+    blx_check_mpi(-1, routine, MPI_Comm_size(sys, &n), "MPI_Comm_size");
     return n;
 }
 
@@ -65,20 +57,12 @@ static void check_grid_shape(const char *routine, int syssize, int nprow, int np
                   nprow, npcol, syssize, syssize);
 }
 
-void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, int ldumap,
-                 int nprow, int npcol)
+/* Checks USERMAP (ranks of the system context, none twice) and finds this
+ * process in it: *myrow = -1 if it is not placed. */
+static void read_map(const char *routine, const int *map, int ldumap, int nprow, int npcol, int syssize,
+                     int sysrank, int *myrow, int *mycol)
 {
-    blx_init();
-    blx_buf_poll();
-    int sysrank, syssize = sys_size(routine, sys);
-    check(MPI_Comm_rank(sys, &sysrank), routine, "MPI_Comm_rank");
-    check_grid_shape(routine, syssize, nprow, npcol);
-    if (ldumap < nprow)
-        blx_fatal(-1, routine, "LDUMAP = %d is smaller than NPROW = %d", ldumap, nprow);
-    if (map == NULL)
-        blx_fatal(-1, routine, "USERMAP is a null pointer");
-
-    int myrow = -1, mycol = -1;
+    *myrow = *mycol = -1;
     char *seen = calloc((size_t)syssize, 1);
     if (seen == NULL)
         blx_fatal(-1, routine, "out of memory");
@@ -86,58 +70,52 @@ void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, i
         for (int i = 0; i < nprow; i++) {
             int r = map[i + (size_t)j * ldumap];
             if (r < 0 || r >= syssize)
-                blx_fatal(-1, routine,
-                          "USERMAP(%d,%d) = %d is not a rank of the system context (0..%d)",
+                blx_fatal(-1, routine, "USERMAP(%d,%d) = %d is not a rank of the system context (0..%d)",
                           i + 1, j + 1, r, syssize - 1);
             if (seen[r])
-                blx_fatal(-1, routine, "USERMAP(%d,%d) = %d: rank %d is placed twice", i + 1,
-                          j + 1, r, r);
+                blx_fatal(-1, routine, "USERMAP(%d,%d) = %d: rank %d is placed twice", i + 1, j + 1, r, r);
             seen[r] = 1;
             if (r == sysrank) {
-                myrow = i;
-                mycol = j;
+                *myrow = i;
+                *mycol = j;
             }
         }
     }
     free(seen);
+}
 
-    /* Collective over the system context: every caller must describe the same grid. */
+/* Collective over the system context: every caller must describe the same grid. */
+static void check_same_grid(const char *routine, MPI_Comm sys, const int *map, int ldumap, int nprow, int npcol)
+{
     uint64_t h = grid_hash(map, ldumap, nprow, npcol);
     uint64_t mm[2] = {h, ~h};
-    check(MPI_Allreduce(MPI_IN_PLACE, mm, 2, MPI_UINT64_T, MPI_MIN, sys), routine,
-          "MPI_Allreduce");
+    blx_check_mpi(-1, routine, MPI_Allreduce(MPI_IN_PLACE, mm, 2, MPI_UINT64_T, MPI_MIN, sys), "MPI_Allreduce");
     if (mm[0] != h || ~mm[1] != h)
         blx_fatal(-1, routine,
                   "the processes of the system context passed different grids (NPROW, NPCOL "
                   "or USERMAP differ)");
+}
 
-    int member = myrow >= 0;
-    int vpid = member ? myrow * npcol + mycol : 0;
-    MPI_Comm comm;
-    check(MPI_Comm_split(sys, member ? 0 : MPI_UNDEFINED, vpid, &comm), routine,
-          "MPI_Comm_split");
-    if (!member) {
-        *ctxt = -1;
-        return;
-    }
-
+/* A member's context on the grid communicator comm. */
+static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol, int myrow, int mycol)
+{
     blx_ctx *c = calloc(1, sizeof *c);
     if (c == NULL)
         blx_fatal(-1, routine, "out of memory");
-    check(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), routine, "MPI_Comm_set_errhandler");
+    blx_check_mpi(-1, routine, MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     c->comm = comm;
     c->nprow = nprow;
     c->npcol = npcol;
     c->myrow = myrow;
     c->mycol = mycol;
-    c->vpid = vpid;
+    c->vpid = myrow * npcol + mycol;
 
     MPI_Comm row, col;
-    check(MPI_Comm_split(comm, myrow, mycol, &row), routine, "MPI_Comm_split");
-    check(MPI_Comm_split(comm, mycol, myrow, &col), routine, "MPI_Comm_split");
+    blx_check_mpi(-1, routine, MPI_Comm_split(comm, myrow, mycol, &row), "MPI_Comm_split");
+    blx_check_mpi(-1, routine, MPI_Comm_split(comm, mycol, myrow, &col), "MPI_Comm_split");
     scope_init(&c->scope[BLX_SCOPE_ROW], BLX_SCOPE_ROW, row, npcol, mycol, myrow * npcol, 1);
     scope_init(&c->scope[BLX_SCOPE_COL], BLX_SCOPE_COL, col, nprow, myrow, mycol, npcol);
-    scope_init(&c->scope[BLX_SCOPE_ALL], BLX_SCOPE_ALL, comm, nprow * npcol, vpid, 0, 1);
+    scope_init(&c->scope[BLX_SCOPE_ALL], BLX_SCOPE_ALL, comm, nprow * npcol, c->vpid, 0, 1);
 
     int rc = blx_msgids_init(&c->ids, blx_g.id_lo, blx_g.id_hi, nprow, npcol);
     if (rc == -1)
@@ -145,10 +123,31 @@ void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, i
                   blx_g.id_lo, blx_g.id_hi, BLX_MSGID_MIN_RANGE);
     if (rc != 0)
         blx_fatal(-1, routine, "out of memory");
-
     c->nr_bs = c->nb_bs = c->nr_co = c->nb_co = 1;
     c->kid_scope = BLX_SCOPE_ALL;
-    *ctxt = blx_ctx_add(c);
+    return c;
+}
+
+void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, int ldumap,
+                 int nprow, int npcol)
+{
+    blx_init();
+    blx_buf_poll();
+    int sysrank, syssize = sys_size(routine, sys);
+    blx_check_mpi(-1, routine, MPI_Comm_rank(sys, &sysrank), "MPI_Comm_rank");
+    check_grid_shape(routine, syssize, nprow, npcol);
+    if (ldumap < nprow)
+        blx_fatal(-1, routine, "LDUMAP = %d is smaller than NPROW = %d", ldumap, nprow);
+    if (map == NULL)
+        blx_fatal(-1, routine, "USERMAP is a null pointer");
+    int myrow, mycol;
+    read_map(routine, map, ldumap, nprow, npcol, syssize, sysrank, &myrow, &mycol);
+    check_same_grid(routine, sys, map, ldumap, nprow, npcol);
+
+    int member = myrow >= 0;
+    MPI_Comm comm;
+    blx_check_mpi(-1, routine, MPI_Comm_split(sys, member ? 0 : MPI_UNDEFINED, member ? myrow * npcol + mycol : 0, &comm), "MPI_Comm_split");
+    *ctxt = member ? blx_ctx_add(ctx_new(routine, comm, nprow, npcol, myrow, mycol)) : -1;
 }
 
 void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *order, int nprow,
@@ -170,7 +169,7 @@ void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *orde
 static void ctx_free(blx_ctx *c)
 {
     for (int s = 0; s < BLX_NSCOPE; s++) {
-        blx_scope_trees_free(&c->scope[s]);
+        blx_tree_cache_free(&c->scope[s].trees);
         blx_sys_forget(c->scope[s].comm); /* BLACS_GET code 10 may have registered it */
     }
     MPI_Comm_free(&c->scope[BLX_SCOPE_ROW].comm);
@@ -208,10 +207,7 @@ void blx_exit(int notdone)
     blx_buf_free_ready();
     blx_scratch_free();
     if (notdone == 0) { /* MPI ends here, whoever started it (spec 2.5) */
-        int up = 0, done = 0;
-        MPI_Initialized(&up);
-        MPI_Finalized(&done);
-        if (up && !done)
+        if (blx_mpi_up())
             MPI_Finalize();
         blx_g.initialized = 0;
     }
@@ -220,12 +216,8 @@ void blx_exit(int notdone)
 void blx_barrier(int ctxt, const char *scope)
 {
     blx_ctx *c = blx_ctx_get(ctxt, "BLACS_BARRIER");
-    int id;
-    switch (blx_upper(scope)) {
-    case 'R': id = BLX_SCOPE_ROW; break;
-    case 'C': id = BLX_SCOPE_COL; break;
-    case 'A': id = BLX_SCOPE_ALL; break;
-    default: return; /* the reference ignores any other scope */
-    }
-    check(MPI_Barrier(c->scope[id].comm), "BLACS_BARRIER", "MPI_Barrier");
+    int id = blx_scope_index(scope);
+    if (id < 0)
+        return; /* the reference ignores any other scope */
+    blx_check_mpi(c->handle, "BLACS_BARRIER", MPI_Barrier(c->scope[id].comm), "MPI_Barrier");
 }

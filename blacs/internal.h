@@ -11,13 +11,13 @@
 
 #include <mpi.h>
 
+#include "../base/report.h"
+#include "../base/visibility.h"
+#include "../buffers/bytes.h"
 #include "../buffers/pack.h"
-#include "../buffers/queue.h"
 #include "../msgid/msgid.h"
 #include "../topologies/tree.h"
-#include "error.h"
 #include "types.h"
-#include "visibility.h"
 
 /* The interface a call came through. */
 typedef enum blx_iface { BLX_IFACE_C = 0, BLX_IFACE_F77 = 1 } blx_iface;
@@ -28,16 +28,6 @@ typedef struct blx_call {
     blx_type type;
 } blx_call;
 
-/* A tree built for a scope, cached by (shape, letter, number). */
-#define BLX_TREE_CACHE 8
-typedef struct blx_tree_slot {
-    blx_tree_shape shape;
-    char key;
-    int param;
-    blx_tree *tree;
-    unsigned long used;  /* when it was last looked up: the oldest is replaced */
-} blx_tree_slot;
-
 /* One of a context's three scopes.  Data of every scope moves on the grid
  * communicator, kept apart by message IDs; the scope's own communicator is
  * used for MPI_Barrier only. */
@@ -47,14 +37,8 @@ typedef struct blx_scope {
     int np;             /* members */
     int me;             /* my index in the scope */
     int first, stride;  /* grid rank of member k is first + k * stride */
-    blx_tree_slot trees[BLX_TREE_CACHE];
-    unsigned long tree_clock;
+    blx_tree_cache trees; /* the trees its broadcasts and combines walk */
 } blx_scope;
-
-static inline int blx_scope_rank(const blx_scope *s, int member)
-{
-    return s->first + member * s->stride;
-}
 
 typedef struct blx_ctx {
     int handle;
@@ -68,6 +52,18 @@ typedef struct blx_ctx {
     int kid_scope;
     int kid[BLX_NSCOPE];
 } blx_ctx;
+
+/* The endpoint of one operation on scope s of context c (tag: its message
+ * ID), for the layers below; point-to-point uses the whole grid. */
+static inline blx_ep blx_scope_ep(const blx_ctx *c, const blx_scope *s, int tag, const char *routine)
+{
+    blx_ep e = {c->comm, s->np, s->me, s->first, s->stride, tag, c->handle, routine};
+    return e;
+}
+static inline blx_ep blx_grid_ep(const blx_ctx *c, int tag, const char *routine)
+{
+    return blx_scope_ep(c, &c->scope[BLX_SCOPE_ALL], tag, routine);
+}
 
 typedef struct blx_state {
     int initialized;     /* MPI_COMM_WORLD recorded */
@@ -135,6 +131,16 @@ static inline char blx_upper(const char *p)
     char c = p ? *p : '\0';
     return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
 }
+/* The scope a SCOPE letter names: BLX_SCOPE_ROW, _COL or _ALL; -1 if none. */
+static inline int blx_scope_index(const char *scope)
+{
+    switch (blx_upper(scope)) {
+    case 'R': return BLX_SCOPE_ROW;
+    case 'C': return BLX_SCOPE_COL;
+    case 'A': return BLX_SCOPE_ALL;
+    default: return -1;
+    }
+}
 /* The scope named by a SCOPE argument, or the fatal "Unknown scope". */
 BLX_INTERNAL blx_scope *blx_scope_arg(blx_ctx *c, const blx_call *call, const char *scope);
 /* The shape of a GE (uplo == NULL) or TR matrix argument, checked. */
@@ -148,40 +154,16 @@ BLX_INTERNAL void blx_ptr_arg(const blx_ctx *c, const blx_call *call, const char
 /* Checks that (row, col) names a process of the grid; returns its vpid. */
 BLX_INTERNAL int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname,
                                int row, const char *cname, int col);
+/* The member of scope s that (row, col) names: a row scope reads only the
+ * column, a column scope only the row (spec 4.1, 5.2); checked. */
+BLX_INTERNAL int blx_member_arg(const blx_ctx *c, const blx_call *call, const blx_scope *s,
+                                const char *rname, int row, const char *cname, int col);
 
-/* An MPI call's return code: a clear error naming the routine if it failed. */
-static inline void blx_check_mpi(int ctxt, const char *routine, int rc, const char *call)
-{
-    if (rc != MPI_SUCCESS)
-        blx_fatal_mpi(ctxt, routine, rc, call);
-}
-
-/* The largest single MPI message (MPI counts are int): longer data travel as
- * several messages. */
-#define BLX_MAX_MSG ((size_t)1 << 30)
-
-/* --- p2p.c: the point-to-point layer every data movement goes through --- */
-BLX_INTERNAL void blx_send(const blx_call *call, int ctxt, const char *uplo, const char *diag,
-                           int m, int n, const void *A, int lda, int rdest, int cdest);
-BLX_INTERNAL void blx_recv(const blx_call *call, int ctxt, const char *uplo, const char *diag,
-                           int m, int n, void *A, int lda, int rsrc, int csrc);
-/* Byte messages on a context's grid communicator (chunked beyond 1 GiB). */
-BLX_INTERNAL void blx_isend_bytes(const blx_ctx *c, const char *routine, const void *buf,
-                                  size_t bytes, int dest, int tag, blx_buf *b);
-/* Checks a finished receive of 'expected' bytes from grid rank src: a clear
- * error for a failed MPI call or a message of another size. */
-BLX_INTERNAL void blx_recv_check(const blx_ctx *c, const char *routine, int rc,
-                                 const MPI_Status *st, size_t expected, int src);
-/* Blocking send; and a send to dest together with a receive from src (any
- * sizes; dest and src may be the same process; a negative dest or src skips
- * that side). */
-BLX_INTERNAL void blx_send_bytes(const blx_ctx *c, const char *routine, const void *buf,
-                                 size_t bytes, int dest, int tag);
-BLX_INTERNAL void blx_sendrecv_bytes(const blx_ctx *c, const char *routine, const void *out,
-                                     size_t outbytes, int dest, void *in, size_t inbytes, int src,
-                                     int tag);
-BLX_INTERNAL void blx_recv_bytes(const blx_ctx *c, const char *routine, void *buf, size_t bytes,
-                                 int src, int tag);
+/* --- p2p.c: vGESD2D, vGERV2D, vTRSD2D, vTRRV2D --- */
+BLX_INTERNAL void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag,
+                                  int m, int n, const void *A, int lda, int rdest, int cdest);
+BLX_INTERNAL void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag,
+                                  int m, int n, void *A, int lda, int rsrc, int csrc);
 
 /* --- bcast.c: broadcasts along a topology --- */
 BLX_INTERNAL void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,

@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 #include "types.h"
-#include "visibility.h"
+#include "../base/visibility.h"
 
 typedef enum blx_opkind { BLX_OP_SUM, BLX_OP_AMX, BLX_OP_AMN } blx_opkind;
 

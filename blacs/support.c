@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../buffers/queue.h"
 #include "internal.h"
 
 void blx_pinfo(int *mypnum, int *nprocs)
@@ -61,17 +60,14 @@ void blx_abort(int ctxt, int errnum)
 {
     int row = -1, col = -1, nprow, npcol;
     blx_gridinfo(ctxt, &nprow, &npcol, &row, &col);
-    int up = 0, down = 0;
-    MPI_Initialized(&up);
-    MPI_Finalized(&down);
-    int pnum = -1;
-    if (up && !down)
+    int up = blx_mpi_up(), pnum = -1;
+    if (up)
         MPI_Comm_rank(MPI_COMM_WORLD, &pnum);
     fprintf(stderr, "{%d,%d}, pnum=%d, Contxt=%d, killed other procs, exiting with error #%d.\n\n",
             row, col, pnum, ctxt, errnum);
     fflush(stderr);
     fflush(stdout);
-    if (up && !down)
+    if (up)
         MPI_Abort(MPI_COMM_WORLD, errnum);
     exit(errnum);
 }
@@ -88,12 +84,9 @@ int blx_kp2pid(void) { return BLX_KID_P2P; }
 int blx_kscopedid(int ctxt, const char *scope, const char *routine)
 {
     blx_ctx *c = blx_ctx_get(ctxt, routine);
-    switch (blx_upper(scope)) {
-    case 'R': c->kid_scope = BLX_SCOPE_ROW; break;
-    case 'C': c->kid_scope = BLX_SCOPE_COL; break;
-    case 'A': c->kid_scope = BLX_SCOPE_ALL; break;
-    default: break; /* unknown letter: the last scope selected */
-    }
+    int which = blx_scope_index(scope);
+    if (which >= 0) /* unknown letter: the last scope selected */
+        c->kid_scope = which;
     int *k = &c->kid[c->kid_scope];
     int id = *k;
     *k = (*k >= blx_g.tag_ub) ? 0 : *k + 1;

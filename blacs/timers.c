@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "blacs.h"
-#include "visibility.h"
+#include "../base/visibility.h"
 
 /* Wall-clock seconds; only differences are meaningful. */
 BLX_API double Cdwalltime00(void) { return MPI_Wtime(); }

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "visibility.h"
+#include "../base/visibility.h"
 
 #define BLX_FOR_EACH_TYPE(X) \
     X(i, I, int, 0)          \

@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 
-#include "../blacs/visibility.h"
+#include "../base/visibility.h"
 
 typedef struct blx_shape {
     int m, n;     /* rows, columns (>= 0) */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../blacs/error.h"
+#include "../base/report.h"
 
 #define BUF_ALIGN 64
 #define BUF_MIN 1024
@@ -83,19 +83,14 @@ static void reclaim(blx_buf *b)
     }
 }
 
-static void check_mpi(int rc, const char *call)
-{
-    if (rc != MPI_SUCCESS)
-        blx_fatal_mpi(-1, "BLACS buffer queue", rc, call);
-}
-
 void blx_buf_poll(void)
 {
     blx_buf *prev = NULL, *b = active_head;
     while (b != NULL) {
         blx_buf *next = b->next;
         int done = 0;
-        check_mpi(MPI_Testall(b->nreq, b->req, &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+        blx_check_mpi(-1, "BLACS buffer queue", MPI_Testall(b->nreq, b->req, &done, MPI_STATUSES_IGNORE),
+                      "MPI_Testall");
         if (done) {
             if (prev == NULL)
                 active_head = next;

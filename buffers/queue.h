@@ -20,7 +20,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#include "../blacs/visibility.h"
+#include "../base/visibility.h"
 
 typedef struct blx_buf {
     struct blx_buf *next;   /* active queue link */

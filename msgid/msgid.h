@@ -40,7 +40,7 @@
 #ifndef BLX_MSGID_H
 #define BLX_MSGID_H
 
-#include "../blacs/visibility.h"
+#include "../base/visibility.h"
 
 enum { BLX_SCOPE_ROW = 0, BLX_SCOPE_COL = 1, BLX_SCOPE_ALL = 2, BLX_NSCOPE = 3 };
 

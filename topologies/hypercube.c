@@ -52,16 +52,17 @@ static void hypercube_tree(blx_tree *t, char key, int param)
 static void exchange_combine(const blx_xfer *x)
 {
     /* leave-on-all only: the root is member 0, so 'me' is the scope index */
-    int me = x->scope->me, p;
+    const blx_ep *e = &x->ep;
+    int me = e->me, p;
     _Alignas(64) char stackbuf[512];
     char *tmp = stackbuf;
     if (x->bytes > sizeof stackbuf)
-        tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, x->ctx->handle, x->routine);
+        tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, e->ctxt, e->routine);
     if (!blx_fold_in(x, tmp, &p))
         return;
     for (int mask = 1; mask < p; mask <<= 1) {
-        int partner = me ^ mask, peer = blx_xfer_rank(x, partner);
-        blx_sendrecv_bytes(x->ctx, x->routine, x->buf, x->bytes, peer, tmp, x->bytes, peer, x->tag);
+        int partner = me ^ mask;
+        blx_sendrecv(e, x->buf, x->bytes, partner, tmp, x->bytes, partner);
         /* both compute "lower member's (op) upper member's" */
         x->merge(x->op, x->buf, tmp, x->bytes, me > partner);
     }

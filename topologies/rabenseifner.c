@@ -61,15 +61,15 @@ static span halving(int me, int p, size_t n, span *levels)
 static void rabenseifner(const blx_xfer *xin)
 {
     blx_xfer own = *xin, *x = &own;
-    int np = x->scope->np, me = (x->scope->me - x->root + np) % np, p = 1;
+    const blx_ep *e = &x->ep;
+    int np = e->np, me = blx_xfer_rel(x), p = 1;
     while (p * 2 <= np)
         p *= 2;
     if (x->readonly && me < p) /* folded-out members only send theirs */
         blx_xfer_own(x);
     size_t unit = x->unit, n = x->bytes / unit;
     char *buf = x->buf;
-    const blx_ctx *c = x->ctx;
-    char *tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, c->handle, x->routine);
+    char *tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, e->ctxt, e->routine);
     if (!blx_fold_in(x, tmp, &p))
         return;
 
@@ -81,13 +81,12 @@ static void rabenseifner(const blx_xfer *xin)
         nlev++;
     levels[nlev] = halving(me, p, n, levels);
     for (int k = 0; k < nlev; k++) {
-        int partner = me ^ (p >> (k + 1)), peer = blx_xfer_rank(x, partner);
+        int partner = me ^ (p >> (k + 1)), peer = blx_xfer_member(x, partner);
         span whole = levels[k], keep = levels[k + 1];
         span give = keep.lo == whole.lo ? (span){keep.hi, whole.hi} : (span){whole.lo, keep.lo};
         size_t kb = (keep.hi - keep.lo) * unit;
         char *kp = buf + keep.lo * unit;
-        blx_sendrecv_bytes(c, x->routine, buf + give.lo * unit, (give.hi - give.lo) * unit, peer, tmp, kb, peer,
-                           x->tag);
+        blx_sendrecv(e, buf + give.lo * unit, (give.hi - give.lo) * unit, peer, tmp, kb, peer);
         x->merge(x->op, kp, tmp, kb, me > partner); /* lower member's (op) upper member's */
     }
     span mine = levels[nlev];
@@ -96,20 +95,19 @@ static void rabenseifner(const blx_xfer *xin)
         for (int k = nlev - 1; k >= 0; k--) {
             span whole = levels[k];
             span theirs = mine.lo == whole.lo ? (span){mine.hi, whole.hi} : (span){whole.lo, mine.lo};
-            int peer = blx_xfer_rank(x, me ^ (p >> (k + 1)));
-            blx_sendrecv_bytes(c, x->routine, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, peer,
-                               buf + theirs.lo * unit, (theirs.hi - theirs.lo) * unit, peer, x->tag);
+            int peer = blx_xfer_member(x, me ^ (p >> (k + 1)));
+            blx_sendrecv(e, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, peer, buf + theirs.lo * unit,
+                         (theirs.hi - theirs.lo) * unit, peer);
             mine = whole;
         }
         blx_fold_out(x, p);
     } else if (me != 0) { /* gather: every piece goes straight to the destination */
-        blx_send_bytes(c, x->routine, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, blx_xfer_rank(x, 0),
-                       x->tag);
+        blx_send(e, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, blx_xfer_member(x, 0));
     } else {
         span scratch[33];
         for (int r = 1; r < p; r++) {
             span s = halving(r, p, n, scratch);
-            blx_recv_bytes(c, x->routine, buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_rank(x, r), x->tag);
+            blx_recv(e, buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_member(x, r));
         }
     }
 }

@@ -1,6 +1,6 @@
 /*
  * topologies/registry.c - TOP letter -> topology, the documented fallbacks,
- * the default topology, and the per-scope tree cache.
+ * the default topology, and running a route on a transfer.
  *
  * Fallbacks (every member computes them identically):
  *   broadcast 'H' on a scope whose size is not a power of two -> 1-tree;
@@ -18,9 +18,11 @@
  * MPI's reductions); the explicit letters keep LAWN 73's arrival-order fan-in
  * unless BLACS_SET 15 asks for repeatability.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "../base/report.h"
 #include "topology.h"
 
 const blx_topology *const blx_topologies[] = {
@@ -28,9 +30,11 @@ const blx_topology *const blx_topologies[] = {
     &blx_topo_hypercube, &blx_topo_general_tree, NULL,
 };
 
+static char upper(char c) { return (char)toupper((unsigned char)c); }
+
 const blx_topology *blx_topology_find(char top)
 {
-    char key = blx_upper(&top);
+    char key = upper(top);
     if (key == '\0')
         return NULL;
     for (int i = 0; blx_topologies[i] != NULL; i++)
@@ -118,7 +122,7 @@ static int route_row(blx_route *r, const default_row *row, int np, int combine, 
 
 int blx_route_bcast(blx_route *r, char top, int np, size_t bytes, int nr_bs, int nb_bs)
 {
-    char key = blx_upper(&top);
+    char key = upper(top);
     int rc = key == ' ' ? route_row(r, default_row_for(default_bcast, np, bytes, 0), np, 0, 0)
                         : route(r, key, np, nr_bs, nb_bs, 0, 0);
     r->fixed_order = 0;
@@ -128,7 +132,7 @@ int blx_route_bcast(blx_route *r, char top, int np, size_t bytes, int nr_bs, int
 int blx_route_combine(blx_route *r, char top, int np, size_t bytes, int leave_on_all, int splittable,
                       int nr_co, int nb_co)
 {
-    char key = blx_upper(&top);
+    char key = upper(top);
     if (key != ' ') {
         int rc = route(r, key, np, nr_co, nb_co, 1, leave_on_all);
         r->fixed_order = 0;
@@ -140,44 +144,47 @@ int blx_route_combine(blx_route *r, char top, int np, size_t bytes, int leave_on
     return rc;
 }
 
-blx_route blx_route_rebroadcast(void)
+/* The tree of a route for x's scope, from the scope's cache. */
+static const blx_tree *tree_for(const blx_xfer *x, const blx_route *r)
 {
-    blx_route r = {&blx_topo_general_tree, blx_topo_general_tree.tree, 'T', 1, 0};
-    return r;
-}
-
-/* Least recently used replacement: the two trees one combine asks for in a
- * row can never push each other out. */
-const blx_tree *blx_scope_tree(blx_scope *s, const blx_route *r, int ctxt, const char *routine)
-{
-    blx_tree_slot *victim = &s->trees[0];
-    for (int i = 0; i < BLX_TREE_CACHE; i++) {
-        blx_tree_slot *slot = &s->trees[i];
-        if (slot->tree && slot->shape == r->shape && slot->key == r->key && slot->param == r->param) {
-            slot->used = ++s->tree_clock;
-            return slot->tree;
-        }
-        if (slot->used < victim->used)
-            victim = slot;
-    }
-    blx_tree *t = blx_tree_build(s->np, r->shape, r->key, r->param);
+    const blx_tree *t = blx_tree_cached(x->trees, x->ep.np, r->shape, r->key, r->param);
     if (t == NULL)
-        blx_fatal(ctxt, routine, "cannot build the %s tree for %d processes (out of memory?)",
-                  r->topo->name, s->np);
-    blx_tree_slot *slot = victim;
-    slot->used = ++s->tree_clock;
-    blx_tree_free(slot->tree);
-    slot->shape = r->shape;
-    slot->key = r->key;
-    slot->param = r->param;
-    slot->tree = t;
+        blx_fatal(x->ep.ctxt, x->ep.routine, "cannot build the %s tree for %d processes (out of memory?)",
+                  r->topo->name, x->ep.np);
     return t;
 }
 
-void blx_scope_trees_free(blx_scope *s)
+void blx_bcast_run(const blx_route *r, blx_xfer *x, int is_source)
 {
-    for (int i = 0; i < BLX_TREE_CACHE; i++) {
-        blx_tree_free(s->trees[i].tree);
-        s->trees[i].tree = NULL;
+    x->tree = r->shape != NULL ? tree_for(x, r) : NULL; /* long-message algorithms walk no tree */
+    (is_source ? r->topo->bcast_send : r->topo->bcast_recv)(x);
+}
+
+void blx_combine_run(const blx_route *r, blx_xfer *x)
+{
+    x->ordered |= r->fixed_order;
+    x->tree = NULL;
+    x->rebcast = NULL;
+    if (r->shape != NULL) {
+        x->tree = tree_for(x, r);
+        if (x->leave_on_all) { /* the one result is spread along a binomial tree */
+            blx_route spread = {&blx_topo_general_tree, blx_topo_general_tree.tree, 'T', 1, 0};
+            x->rebcast = tree_for(x, &spread);
+        }
     }
+    r->topo->combine(x);
+}
+
+const char *blx_topology_letters(void)
+{
+    static char letters[64];
+    if (letters[0] == '\0') {
+        size_t n = 0;
+        letters[n++] = ' ';
+        for (int i = 0; blx_topologies[i] != NULL; i++)
+            for (const char *k = blx_topologies[i]->keys; *k && n + 1 < sizeof letters; k++)
+                letters[n++] = *k;
+        letters[n] = '\0';
+    }
+    return letters;
 }

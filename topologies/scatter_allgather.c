@@ -23,7 +23,7 @@
 /* Byte range of pieces [a, b) of the message. */
 static void pieces(const blx_xfer *x, int a, int b, size_t *off, size_t *len)
 {
-    size_t np = (size_t)x->scope->np, chunk = (x->bytes + np - 1) / np;
+    size_t np = (size_t)x->ep.np, chunk = (x->bytes + np - 1) / np;
     size_t lo = (size_t)a * chunk, hi = (size_t)b * chunk;
     lo = lo < x->bytes ? lo : x->bytes;
     hi = hi < x->bytes ? hi : x->bytes;
@@ -33,8 +33,8 @@ static void pieces(const blx_xfer *x, int a, int b, size_t *off, size_t *len)
 
 static void scatter_allgather(const blx_xfer *x)
 {
-    int np = x->scope->np, rel = (x->scope->me - x->root + np) % np;
-    const blx_ctx *c = x->ctx;
+    const blx_ep *e = &x->ep;
+    int np = e->np, rel = blx_xfer_rel(x);
     size_t off, len;
 
     /* binomial scatter: a member receives its subtree's pieces from its
@@ -44,7 +44,7 @@ static void scatter_allgather(const blx_xfer *x)
         if (rel & mask) {
             int end = rel + mask < np ? rel + mask : np;
             pieces(x, rel, end, &off, &len);
-            blx_recv_bytes(c, x->routine, x->buf + off, len, blx_xfer_rank(x, rel - mask), x->tag);
+            blx_recv(e, x->buf + off, len, blx_xfer_member(x, rel - mask));
             break;
         }
         mask <<= 1;
@@ -53,20 +53,20 @@ static void scatter_allgather(const blx_xfer *x)
         if (rel + mask < np) {
             int end = rel + 2 * mask < np ? rel + 2 * mask : np;
             pieces(x, rel + mask, end, &off, &len);
-            blx_send_bytes(c, x->routine, x->buf + off, len, blx_xfer_rank(x, rel + mask), x->tag);
+            blx_send(e, x->buf + off, len, blx_xfer_member(x, rel + mask));
         }
     }
 
     /* ring allgather; the source has every piece already, so nobody sends to
      * it and it receives nothing (its matrix is only read) */
-    int right = rel == np - 1 ? -1 : blx_xfer_rank(x, rel + 1);
-    int left = rel == 0 ? -1 : blx_xfer_rank(x, rel - 1);
+    int right = rel == np - 1 ? -1 : blx_xfer_member(x, rel + 1);
+    int left = rel == 0 ? -1 : blx_xfer_member(x, rel - 1);
     for (int step = 0; step < np - 1; step++) {
         int out = (rel - step + np) % np, in = (rel - step - 1 + np) % np;
         size_t ooff, olen, ioff, ilen;
         pieces(x, out, out + 1, &ooff, &olen);
         pieces(x, in, in + 1, &ioff, &ilen);
-        blx_sendrecv_bytes(c, x->routine, x->buf + ooff, olen, right, x->buf + ioff, ilen, left, x->tag);
+        blx_sendrecv(e, x->buf + ooff, olen, right, x->buf + ioff, ilen, left);
     }
 }
 

@@ -5,12 +5,15 @@
  * A topology is one file exporting one descriptor: the TOP letters it
  * answers to, a name, a one-line description, the tree it broadcasts along,
  * the functions that run a broadcast (send and receive side) and flags.  A
- * topology never sees M, N, LDA or a type: it gets a scope, a root and a
- * packed contiguous buffer (blx_xfer).
+ * topology never sees M, N, LDA, a type or a BLACS context: it gets an
+ * endpoint (buffers/bytes.h: the scope's members, the message ID, what to
+ * name in reports), a root and a packed contiguous buffer (blx_xfer), and
+ * moves bytes with the byte layer's primitives.
  *
  * The registry (registry.c) maps a TOP letter to a route: the descriptor, the
  * tree's letter and its number (rings, branches) after the documented
- * fallbacks and the choice of the default topology ' '.  Every member of a
+ * fallbacks and the choice of the default topology ' ', and runs a route on
+ * a transfer, taking its trees from the scope's cache.  Every member of a
  * scope must reach the same route, so routes depend only on values all
  * members share: the letter, the scope size, the message size and the
  * context's BLACS_SET values.
@@ -20,25 +23,23 @@
 
 #include <stddef.h>
 
-#include "../blacs/internal.h"
+#include "../buffers/bytes.h"
 #include "tree.h"
 
 /* Folds 'bytes' bytes of 'in' into 'acc' (a combine's element operation,
  * opaque to the topology); with in_first the operands are taken in the other
- * order (acc := in (op) acc), see blacs/ops.h. */
+ * order (acc := in (op) acc). */
 typedef void (*blx_merge_fn)(const void *op, void *acc, const void *in, size_t bytes, int in_first);
 
 /* One broadcast or combine in progress, as a topology sees it. */
 typedef struct blx_xfer {
-    const blx_ctx *ctx;
-    const char *routine;     /* for error reports */
-    const blx_scope *scope;
+    blx_ep ep;               /* the scope, this operation's message ID, the routine */
+    blx_tree_cache *trees;   /* the scope's trees */
     int root;                /* scope member at the root of the tree */
-    int tag;                 /* scoped message ID of this operation */
     char *buf;               /* packed data: the source's, or where it is received;
                                 for a combine, this process's contribution and the result */
     size_t bytes;
-    const blx_tree *tree;    /* broadcast tree, or the combine's fan-in tree */
+    const blx_tree *tree;    /* broadcast tree, or the combine's fan-in tree (set by the registry) */
     /* combines only */
     blx_merge_fn merge;
     const void *op;
@@ -47,14 +48,13 @@ typedef struct blx_xfer {
     int readonly;            /* buf is the caller's: copy it before folding anything into it */
     int leave_on_all;        /* the result goes to every member (root is member 0) */
     const blx_tree *rebcast; /* leave-on-all tree combines: tree to spread the result */
-    int rebcast_tag;
+    int rebcast_tag;         /* and its message ID */
 } blx_xfer;
 
-/* Grid rank of the member 'rel' places after the root of x. */
-static inline int blx_xfer_rank(const blx_xfer *x, int rel)
-{
-    return blx_scope_rank(x->scope, (rel + x->root) % x->scope->np);
-}
+/* My position counted from the root (0 at the root). */
+static inline int blx_xfer_rel(const blx_xfer *x) { return blx_ep_rel(&x->ep, x->root); }
+/* The member 'rel' places after the root. */
+static inline int blx_xfer_member(const blx_xfer *x, int rel) { return blx_ep_member(&x->ep, x->root, rel); }
 
 typedef void (*blx_bcast_fn)(const blx_xfer *x);
 typedef void (*blx_combine_fn)(const blx_xfer *x);
@@ -118,13 +118,16 @@ BLX_INTERNAL int blx_route_bcast(blx_route *r, char top, int np, size_t bytes, i
  * unknown letter. */
 BLX_INTERNAL int blx_route_combine(blx_route *r, char top, int np, size_t bytes, int leave_on_all,
                                    int splittable, int nr_co, int nb_co);
-/* The binomial tree every leave-on-all tree combine spreads its result with. */
-BLX_INTERNAL blx_route blx_route_rebroadcast(void);
 
-/* The tree of a route for a scope, from the scope's cache (built on first use). */
-BLX_INTERNAL const blx_tree *blx_scope_tree(blx_scope *s, const blx_route *r, int ctxt,
-                                            const char *routine);
-BLX_INTERNAL void blx_scope_trees_free(blx_scope *s);
+/* Runs a broadcast (the source: is_source) or a combine along a route: the
+ * route's trees come from x->trees; x->tree, x->rebcast and (for the default
+ * TOP) x->ordered are set here. */
+BLX_INTERNAL void blx_bcast_run(const blx_route *r, blx_xfer *x, int is_source);
+BLX_INTERNAL void blx_combine_run(const blx_route *r, blx_xfer *x);
+
+/* The TOP letters the registry answers to, in a string (the default ' '
+ * first), for sweeps and error texts. */
+BLX_INTERNAL const char *blx_topology_letters(void);
 
 /* The walkers every tree topology uses (tree_walk.c).  Broadcast: the root
  * sends, every other member receives from its parent and forwards to its

@@ -113,3 +113,30 @@ blx_tree *blx_tree_build(int np, blx_tree_shape shape, char key, int param)
     free(depth);
     return t;
 }
+
+const blx_tree *blx_tree_cached(blx_tree_cache *c, int np, blx_tree_shape shape, char key, int param)
+{
+    struct blx_tree_slot *victim = &c->slot[0];
+    for (int i = 0; i < BLX_TREE_CACHE; i++) {
+        struct blx_tree_slot *s = &c->slot[i];
+        if (s->tree && s->tree->np == np && s->shape == shape && s->key == key && s->param == param) {
+            s->used = ++c->clock;
+            return s->tree;
+        }
+        if (s->used < victim->used)
+            victim = s;
+    }
+    blx_tree *t = blx_tree_build(np, shape, key, param);
+    if (t == NULL)
+        return NULL;
+    blx_tree_free(victim->tree);
+    *victim = (struct blx_tree_slot){shape, key, param, t, ++c->clock};
+    return t;
+}
+
+void blx_tree_cache_free(blx_tree_cache *c)
+{
+    for (int i = 0; i < BLX_TREE_CACHE; i++)
+        blx_tree_free(c->slot[i].tree);
+    *c = (blx_tree_cache){0};
+}

@@ -7,7 +7,8 @@
  * sends to them.  A combine walks the same kind of tree the other way round
  * (fan-in towards the destination, LAWN 73 section 5.4).  So the topologies
  * only describe trees, built once per (scope size, topology, parameter) and
- * cached, and one walker in tree_walk.c moves the data.
+ * cached per scope (blx_tree_cache), and one walker in tree_walk.c moves the
+ * data.
  *
  * Trees use relative numbering: node 0 is the root; node r is scope member
  * (r + root) mod np.  Every topology is invariant under that rotation, so one
@@ -22,7 +23,7 @@
 #ifndef BLX_TREE_H
 #define BLX_TREE_H
 
-#include "../blacs/visibility.h"
+#include "../base/visibility.h"
 
 typedef struct blx_tree {
     int np;        /* nodes */
@@ -53,5 +54,27 @@ BLX_INTERNAL void blx_tree_chain(blx_tree *t, int from, int first, int len, int 
 
 static inline int blx_tree_nkids(const blx_tree *t, int r) { return t->first[r + 1] - t->first[r]; }
 static inline const int *blx_tree_kids(const blx_tree *t, int r) { return t->kids + t->first[r]; }
+
+/* The trees one scope has used, each built on first use and kept; the
+ * least recently used of BLX_TREE_CACHE is replaced, so the two trees one
+ * combine asks for in a row never push each other out.  Zero-initialized
+ * means empty. */
+#define BLX_TREE_CACHE 8
+typedef struct blx_tree_cache {
+    struct blx_tree_slot {
+        blx_tree_shape shape;
+        char key;
+        int param;
+        blx_tree *tree;
+        unsigned long used; /* when it was last looked up */
+    } slot[BLX_TREE_CACHE];
+    unsigned long clock;
+} blx_tree_cache;
+
+/* The tree of np nodes of this shape, from the cache; NULL if it cannot be
+ * built (out of memory). */
+BLX_INTERNAL const blx_tree *blx_tree_cached(blx_tree_cache *c, int np, blx_tree_shape shape, char key,
+                                             int param);
+BLX_INTERNAL void blx_tree_cache_free(blx_tree_cache *c);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/report.h"
 #include "topology.h"
 
 #define SEG_MIN ((size_t)256 << 10)
@@ -32,54 +33,52 @@ static int segments(const blx_xfer *x)
         n = (x->bytes + SEG_MIN - 1) / SEG_MIN;
         n = n > MAX_SEG ? MAX_SEG : n;
     }
-    size_t least = (x->bytes + BLX_MAX_MSG - 1) / BLX_MAX_MSG; /* MPI counts are int */
+    size_t least = (x->bytes + BLX_MAX_MSG - 1) / BLX_MAX_MSG; /* the byte layer's largest message */
     return (int)(n > least ? n : least);
 }
 
-static void check(const blx_xfer *x, int rc, const char *call)
+/* Segment i of nseg of 'seg' bytes: its offset and length. */
+static size_t segment(const blx_xfer *x, size_t seg, int i, size_t *len)
 {
-    blx_check_mpi(x->ctx->handle, x->routine, rc, call);
+    size_t off = (size_t)i * seg, left = off < x->bytes ? x->bytes - off : 0;
+    *len = left < seg ? left : seg;
+    return off;
+}
+
+/* n requests: from the stack when few, else from the heap. */
+static blx_req *reqs(const blx_xfer *x, blx_req *stack, int n)
+{
+    blx_req *r = stack;
+    if (n > STACK_REQS && (r = malloc((size_t)n * sizeof *r)) == NULL)
+        blx_fatal(x->ep.ctxt, x->ep.routine, "out of memory for %d MPI requests", n);
+    return r;
 }
 
 void blx_tree_bcast(const blx_xfer *x)
 {
     const blx_tree *t = x->tree;
-    const blx_scope *s = x->scope;
-    int rel = (s->me - x->root + s->np) % s->np;
+    const blx_ep *e = &x->ep;
+    int rel = blx_xfer_rel(x);
     int nkids = blx_tree_nkids(t, rel);
     const int *kids = blx_tree_kids(t, rel);
     int nseg = segments(x);
-    size_t seg = (x->bytes + (size_t)nseg - 1) / (size_t)nseg;
-    MPI_Comm comm = x->ctx->comm;
+    size_t seg = (x->bytes + (size_t)nseg - 1) / (size_t)nseg, len;
+    blx_req stack[STACK_REQS];
+    blx_req *req = reqs(x, stack, nseg * (nkids + 1)), *recv = req, *send = req + nseg;
+    int nsend = 0, parent = rel == 0 ? -1 : blx_xfer_member(x, t->parent[rel]);
 
-    int nreq = nseg * (nkids + 1);
-    MPI_Request stack[STACK_REQS], *req = stack;
-    if (nreq > STACK_REQS && (req = malloc((size_t)nreq * sizeof *req)) == NULL)
-        blx_fatal(x->ctx->handle, x->routine, "out of memory for %d MPI requests", nreq);
-    MPI_Request *recv = req, *send = req + nseg;
-    int nsend = 0, parent = rel == 0 ? -1 : blx_xfer_rank(x, t->parent[rel]);
-
-    if (parent >= 0)
-        for (int i = 0; i < nseg; i++) {
-            size_t off = (size_t)i * seg, len = off < x->bytes ? x->bytes - off : 0;
-            len = len < seg ? len : seg;
-            check(x, MPI_Irecv(x->buf + off, (int)len, MPI_BYTE, parent, x->tag, comm, &recv[i]),
-                  "MPI_Irecv");
-        }
-    for (int i = 0; i < nseg; i++) {
-        size_t off = (size_t)i * seg, len = off < x->bytes ? x->bytes - off : 0;
-        len = len < seg ? len : seg;
-        if (parent >= 0) {
-            MPI_Status st;
-            int rc = MPI_Wait(&recv[i], &st);
-            blx_recv_check(x->ctx, x->routine, rc, &st, len, parent);
-        }
-        for (int k = 0; k < nkids; k++)
-            check(x, MPI_Isend(x->buf + off, (int)len, MPI_BYTE, blx_xfer_rank(x, kids[k]), x->tag, comm,
-                               &send[nsend++]),
-                  "MPI_Isend");
+    for (int i = 0; parent >= 0 && i < nseg; i++) {
+        size_t off = segment(x, seg, i, &len);
+        blx_irecv(e, x->buf + off, len, parent, &recv[i]);
     }
-    check(x, MPI_Waitall(nsend, send, MPI_STATUSES_IGNORE), "MPI_Waitall");
+    for (int i = 0; i < nseg; i++) {
+        size_t off = segment(x, seg, i, &len);
+        if (parent >= 0)
+            blx_wait(e, &recv[i]);
+        for (int k = 0; k < nkids; k++)
+            blx_isend(e, x->buf + off, len, blx_xfer_member(x, kids[k]), &send[nsend++]);
+    }
+    blx_waitall(e, nsend, send);
     if (req != stack)
         free(req);
 }
@@ -95,75 +94,69 @@ void blx_tree_bcast(const blx_xfer *x)
  * other into one buffer; otherwise up to 'window' receives are posted at
  * once, each into its own slot, and folded in the order they complete. */
 static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *acc, char *tmp,
-                          size_t slot, size_t len, int window, MPI_Request *rreq, int *who)
+                          size_t slot, size_t len, int window, blx_req *rreq)
 {
-    MPI_Comm comm = x->ctx->comm;
-    MPI_Status st;
+    const blx_ep *e = &x->ep;
     if (x->ordered || window == 1) {
         for (int k = 0; k < nkids; k++) {
-            int src = blx_xfer_rank(x, kids[k]);
-            int rc = MPI_Recv(tmp, (int)len, MPI_BYTE, src, x->tag, comm, &st);
-            blx_recv_check(x->ctx, x->routine, rc, &st, len, src);
+            blx_recv(e, tmp, len, blx_xfer_member(x, kids[k]));
             x->merge(x->op, acc, tmp, len, 0);
         }
         return;
     }
     int posted = 0;
-    for (int w = 0; w < window; w++) {
-        who[w] = blx_xfer_rank(x, kids[posted++]);
-        blx_check_mpi(x->ctx->handle, x->routine,
-                      MPI_Irecv(tmp + (size_t)w * slot, (int)len, MPI_BYTE, who[w], x->tag, comm, &rreq[w]),
-                      "MPI_Irecv");
-    }
+    for (int w = 0; w < window; w++)
+        blx_irecv(e, tmp + (size_t)w * slot, len, blx_xfer_member(x, kids[posted++]), &rreq[w]);
     for (int done = 0; done < nkids; done++) {
-        int w = 0;
-        int rc = MPI_Waitany(window, rreq, &w, &st);
-        blx_recv_check(x->ctx, x->routine, rc, &st, len, who[w]);
+        int w = blx_waitany(e, window, rreq);
         x->merge(x->op, acc, tmp + (size_t)w * slot, len, 0);
-        if (posted < nkids) { /* the slot takes the next child */
-            who[w] = blx_xfer_rank(x, kids[posted++]);
-            blx_check_mpi(x->ctx->handle, x->routine,
-                          MPI_Irecv(tmp + (size_t)w * slot, (int)len, MPI_BYTE, who[w], x->tag, comm, &rreq[w]),
-                          "MPI_Irecv");
-        }
+        if (posted < nkids) /* the slot takes the next child */
+            blx_irecv(e, tmp + (size_t)w * slot, len, blx_xfer_member(x, kids[posted++]), &rreq[w]);
     }
 }
 
 void blx_xfer_own(blx_xfer *x)
 {
-    char *w = blx_scratch(BLX_SCRATCH_DATA, x->bytes, x->ctx->handle, x->routine);
+    char *w = blx_scratch(BLX_SCRATCH_DATA, x->bytes, x->ep.ctxt, x->ep.routine);
     memcpy(w, x->buf, x->bytes);
     x->buf = w;
     x->readonly = 0;
+}
+
+/* Segments of a combine hold whole elements; a located buffer (unit 0) is
+ * merged whole, within the byte layer's largest message. */
+static int combine_segments(const blx_xfer *x, size_t *seg)
+{
+    if (x->unit == 0) {
+        if (x->bytes > BLX_MAX_MSG)
+            blx_fatal(x->ep.ctxt, x->ep.routine,
+                      "a combine with locations of %zu bytes is larger than this library's 1 GiB "
+                      "limit for them",
+                      x->bytes);
+        *seg = x->bytes;
+        return 1;
+    }
+    int nseg = segments(x);
+    size_t s = (x->bytes + (size_t)nseg - 1) / (size_t)nseg;
+    s = (s + x->unit - 1) / x->unit * x->unit;
+    nseg = s ? (int)((x->bytes + s - 1) / s) : 1;
+    *seg = s;
+    return nseg < 1 ? 1 : nseg;
 }
 
 void blx_tree_combine(const blx_xfer *xin)
 {
     blx_xfer own = *xin, *x = &own;
     const blx_tree *t = x->tree;
-    const blx_scope *s = x->scope;
-    int rel = (s->me - x->root + s->np) % s->np;
+    const blx_ep *e = &x->ep;
+    int rel = blx_xfer_rel(x);
     int nkids = blx_tree_nkids(t, rel);
     const int *kids = blx_tree_kids(t, rel);
-    int parent = rel == 0 ? -1 : blx_xfer_rank(x, t->parent[rel]);
+    int parent = rel == 0 ? -1 : blx_xfer_member(x, t->parent[rel]);
     if (x->readonly && nkids > 0) /* a leaf only sends: no copy */
         blx_xfer_own(x);
-
-    /* Segments must hold whole elements; a located buffer is merged whole. */
-    int nseg = 1;
-    size_t seg = x->bytes;
-    if (x->unit) {
-        nseg = segments(x);
-        seg = (x->bytes + (size_t)nseg - 1) / (size_t)nseg;
-        seg = (seg + x->unit - 1) / x->unit * x->unit;
-        nseg = seg ? (int)((x->bytes + seg - 1) / seg) : 1;
-        nseg = nseg < 1 ? 1 : nseg;
-    } else if (x->bytes > BLX_MAX_MSG) {
-        blx_fatal(x->ctx->handle, x->routine,
-                  "a combine with locations of %zu bytes is larger than this library's 1 GiB "
-                  "limit for them",
-                  x->bytes);
-    }
+    size_t seg, len;
+    int nseg = combine_segments(x, &seg);
 
     /* receive slots: as many children at once as the budget allows */
     int window = 1;
@@ -177,58 +170,46 @@ void blx_tree_combine(const blx_xfer *xin)
     size_t tmpbytes = nkids == 0 ? 0 : (size_t)window * slot;
     _Alignas(64) char stackbuf[1024];
     char *tmp = stackbuf;
-    MPI_Request stack[STACK_REQS], *req = stack;
-    int whostack[STACK_REQS], *who = whostack;
-    int nreq = window + nseg;
     if (tmpbytes > sizeof stackbuf)
-        tmp = blx_scratch(BLX_SCRATCH_TMP, tmpbytes, x->ctx->handle, x->routine);
-    if (nreq > STACK_REQS) {
-        req = malloc((size_t)nreq * sizeof *req);
-        who = malloc((size_t)nreq * sizeof *who);
-        if (req == NULL || who == NULL)
-            blx_fatal(x->ctx->handle, x->routine, "out of memory for %d MPI requests", nreq);
-    }
-    MPI_Request *rreq = req, *sreq = req + window;
+        tmp = blx_scratch(BLX_SCRATCH_TMP, tmpbytes, e->ctxt, e->routine);
+    blx_req stack[STACK_REQS];
+    blx_req *req = reqs(x, stack, window + nseg), *rreq = req, *sreq = req + window;
 
     int nsend = 0;
     for (int i = 0; i < nseg; i++) {
-        size_t off = (size_t)i * seg, len = off < x->bytes ? x->bytes - off : 0;
-        len = len < seg ? len : seg;
+        size_t off = segment(x, seg, i, &len);
         if (nkids > 0)
-            fold_children(x, kids, nkids, x->buf + off, tmp, slot, len, window, rreq, who);
+            fold_children(x, kids, nkids, x->buf + off, tmp, slot, len, window, rreq);
         if (parent >= 0)
-            blx_check_mpi(x->ctx->handle, x->routine,
-                          MPI_Isend(x->buf + off, (int)len, MPI_BYTE, parent, x->tag, x->ctx->comm, &sreq[nsend++]),
-                          "MPI_Isend");
+            blx_isend(e, x->buf + off, len, parent, &sreq[nsend++]);
     }
-    blx_check_mpi(x->ctx->handle, x->routine, MPI_Waitall(nsend, sreq, MPI_STATUSES_IGNORE), "MPI_Waitall");
-    if (req != stack) {
+    blx_waitall(e, nsend, sreq);
+    if (req != stack)
         free(req);
-        free(who);
-    }
 
     if (x->leave_on_all) {
         blx_xfer spread = *x;
         spread.tree = x->rebcast;
-        spread.tag = x->rebcast_tag;
+        spread.ep.tag = x->rebcast_tag;
         blx_tree_bcast(&spread);
     }
 }
 
 int blx_fold_in(const blx_xfer *x, char *tmp, int *pp)
 {
-    int np = x->scope->np, me = (x->scope->me - x->root + np) % np, p = 1;
+    const blx_ep *e = &x->ep;
+    int np = e->np, me = blx_xfer_rel(x), p = 1;
     while (p * 2 <= np)
         p *= 2;
     *pp = p;
     if (me >= p) { /* give my vector away; for leave-on-all, wait for the answer */
-        blx_send_bytes(x->ctx, x->routine, x->buf, x->bytes, blx_xfer_rank(x, me - p), x->tag);
+        blx_send(e, x->buf, x->bytes, blx_xfer_member(x, me - p));
         if (x->leave_on_all)
-            blx_recv_bytes(x->ctx, x->routine, x->buf, x->bytes, blx_xfer_rank(x, me - p), x->tag);
+            blx_recv(e, x->buf, x->bytes, blx_xfer_member(x, me - p));
         return 0;
     }
     if (me < np - p) {
-        blx_recv_bytes(x->ctx, x->routine, tmp, x->bytes, blx_xfer_rank(x, me + p), x->tag);
+        blx_recv(e, tmp, x->bytes, blx_xfer_member(x, me + p));
         x->merge(x->op, x->buf, tmp, x->bytes, 0);
     }
     return 1;
@@ -236,7 +217,7 @@ int blx_fold_in(const blx_xfer *x, char *tmp, int *pp)
 
 void blx_fold_out(const blx_xfer *x, int p)
 {
-    int np = x->scope->np, me = (x->scope->me - x->root + np) % np;
-    if (x->leave_on_all && me < np - p)
-        blx_send_bytes(x->ctx, x->routine, x->buf, x->bytes, blx_xfer_rank(x, me + p), x->tag);
+    int me = blx_xfer_rel(x);
+    if (x->leave_on_all && me < x->ep.np - p)
+        blx_send(&x->ep, x->buf, x->bytes, blx_xfer_member(x, me + p));
 }

@@ -1,24 +1,41 @@
 /*
- * blacs/error.c - error and warning reports; see error.h.
+ * base/report.c - error and warning reports; see report.h.
  */
+#include "report.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+static blx_report_hook hook;
+
+void blx_report_set_hook(const blx_report_hook *h) { hook = *h; }
+
+int blx_mpi_up(void)
+{
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    return up && !down;
+}
+
+void blx_report_peer(int ctxt, int rank, int *row, int *col)
+{
+    *row = *col = -1;
+    if (hook.peer != NULL)
+        hook.peer(ctxt, rank, row, col);
+}
 
 static void report(const char *kind, const char *file, int line, int ctxt, const char *routine,
                    const char *fmt, va_list ap)
 {
     char text[1024];
     vsnprintf(text, sizeof text, fmt, ap);
-    int row = -1, col = -1;
-    blx_ctx *c = blx_ctx_find(ctxt);
-    if (c != NULL) {
-        row = c->myrow;
-        col = c->mycol;
-    }
-    int pnum = blx_g.initialized ? blx_g.world_rank : -1;
+    int row = -1, col = -1, pnum = -1;
+    if (hook.self != NULL)
+        hook.self(ctxt, &row, &col);
+    if (blx_mpi_up())
+        MPI_Comm_rank(MPI_COMM_WORLD, &pnum);
     fflush(stdout);
     fprintf(stderr, "BLACS %s '%s%s%s'\nfrom {%d,%d}, pnum=%d, Contxt=%d, on line %d of file '%s'.\n\n",
             kind, routine ? routine : "", routine ? ": " : "", text, row, col, pnum, ctxt, line,
@@ -32,10 +49,7 @@ void blx_fatal_at(const char *file, int line, int ctxt, const char *routine, con
     va_start(ap, fmt);
     report("ERROR", file, line, ctxt, routine, fmt, ap);
     va_end(ap);
-    int up = 0, down = 0;
-    MPI_Initialized(&up);
-    MPI_Finalized(&down);
-    if (up && !down)
+    if (blx_mpi_up())
         MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
 }

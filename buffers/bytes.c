@@ -1,0 +1,152 @@
+/*
+ * buffers/bytes.c - the byte layer; see bytes.h.
+ */
+#include "bytes.h"
+
+#include <stdlib.h>
+
+#include "../base/report.h"
+
+/* Data of 'bytes' travel as this many MPI messages (at least one, so that
+ * an empty matrix is still a message), each at most BLX_MAX_MSG. */
+static size_t npieces(size_t bytes) { return bytes == 0 ? 1 : (bytes + BLX_MAX_MSG - 1) / BLX_MAX_MSG; }
+
+/* Piece i of 'bytes': its length (as an MPI count) and its offset. */
+static int piece(size_t bytes, size_t i, size_t *off)
+{
+    *off = i * BLX_MAX_MSG;
+    size_t left = bytes - *off;
+    return (int)(left < BLX_MAX_MSG ? left : BLX_MAX_MSG);
+}
+
+static void check(const blx_ep *e, int rc, const char *call) { blx_check_mpi(e->ctxt, e->routine, rc, call); }
+
+/* A finished receive of 'expected' bytes from member 'from': a clear error
+ * for a failed MPI call or a message of another size. */
+static void recv_check(const blx_ep *e, int rc, const MPI_Status *st, size_t expected, int from)
+{
+    int got = -1;
+    if (rc == MPI_SUCCESS)
+        MPI_Get_count(st, MPI_BYTE, &got);
+    if (rc == MPI_SUCCESS && (size_t)got == expected)
+        return;
+    int cls = rc;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    if (rc != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE)
+        blx_fatal_mpi(e->ctxt, e->routine, rc, "MPI_Recv");
+    int row, col;
+    blx_report_peer(e->ctxt, blx_ep_rank(e, from), &row, &col);
+    blx_fatal(e->ctxt, e->routine,
+              "the message from process {%d,%d} %s the %zu bytes this call expects: "
+              "sender and receiver must describe the same number of elements and type",
+              row, col, got < 0 ? "is longer than" : "does not match", expected);
+}
+
+void blx_isend(const blx_ep *e, const void *buf, size_t bytes, int to, blx_req *r)
+{
+    if (bytes > BLX_MAX_MSG)
+        blx_fatal(e->ctxt, e->routine, "internal error: a single message of %zu bytes", bytes);
+    r->peer = to;
+    r->recv = 0;
+    r->bytes = bytes;
+    check(e, MPI_Isend(buf, (int)bytes, MPI_BYTE, blx_ep_rank(e, to), e->tag, e->comm, &r->mpi), "MPI_Isend");
+}
+
+void blx_irecv(const blx_ep *e, void *buf, size_t bytes, int from, blx_req *r)
+{
+    if (bytes > BLX_MAX_MSG)
+        blx_fatal(e->ctxt, e->routine, "internal error: a single message of %zu bytes", bytes);
+    r->peer = from;
+    r->recv = 1;
+    r->bytes = bytes;
+    check(e, MPI_Irecv(buf, (int)bytes, MPI_BYTE, blx_ep_rank(e, from), e->tag, e->comm, &r->mpi), "MPI_Irecv");
+}
+
+/* How a finished request ended (rc and st as MPI_Wait gave them). */
+static void finish(const blx_ep *e, blx_req *r, int rc, const MPI_Status *st)
+{
+    if (r->recv)
+        recv_check(e, rc, st, r->bytes, r->peer);
+    else
+        check(e, rc, "MPI_Isend");
+    r->peer = -1;
+}
+
+void blx_wait(const blx_ep *e, blx_req *r)
+{
+    MPI_Status st;
+    int rc = MPI_Wait(&r->mpi, &st);
+    finish(e, r, rc, &st);
+}
+
+void blx_waitall(const blx_ep *e, int n, blx_req *r)
+{
+    for (int i = 0; i < n; i++)
+        if (r[i].peer >= 0)
+            blx_wait(e, &r[i]);
+}
+
+int blx_waitany(const blx_ep *e, int n, blx_req *r)
+{
+    /* MPI_Waitany needs the handles side by side; copies of a handle name
+     * the same request, and the finished one is written back. */
+    MPI_Request stack[64], *h = stack;
+    if (n > 64 && (h = malloc((size_t)n * sizeof *h)) == NULL)
+        blx_fatal(e->ctxt, e->routine, "out of memory for %d MPI requests", n);
+    for (int i = 0; i < n; i++)
+        h[i] = r[i].peer >= 0 ? r[i].mpi : MPI_REQUEST_NULL;
+    int k = MPI_UNDEFINED;
+    MPI_Status st;
+    int rc = MPI_Waitany(n, h, &k, &st);
+    if (h != stack)
+        free(h);
+    if (k == MPI_UNDEFINED) {
+        check(e, rc, "MPI_Waitany");
+        blx_fatal(e->ctxt, e->routine, "internal error: no message to wait for");
+    }
+    r[k].mpi = MPI_REQUEST_NULL;
+    finish(e, &r[k], rc, &st);
+    return k;
+}
+
+void blx_sendrecv(const blx_ep *e, const void *out, size_t outbytes, int to, void *in, size_t inbytes,
+                  int from)
+{
+    size_t ns = to < 0 ? 0 : npieces(outbytes), nr = from < 0 ? 0 : npieces(inbytes);
+    for (size_t i = 0; i < ns || i < nr; i++) {
+        blx_req r[2] = {{.peer = -1}, {.peer = -1}};
+        size_t off;
+        if (i < nr) { /* the receive is posted first, so the incoming data need not wait */
+            int len = piece(inbytes, i, &off);
+            blx_irecv(e, (char *)in + off, (size_t)len, from, &r[0]);
+        }
+        if (i < ns) {
+            int len = piece(outbytes, i, &off);
+            blx_isend(e, (const char *)out + off, (size_t)len, to, &r[1]);
+        }
+        blx_waitall(e, 2, r);
+    }
+}
+
+void blx_send(const blx_ep *e, const void *buf, size_t bytes, int to)
+{
+    blx_sendrecv(e, buf, bytes, to, NULL, 0, -1);
+}
+
+void blx_recv(const blx_ep *e, void *buf, size_t bytes, int from)
+{
+    blx_sendrecv(e, NULL, 0, -1, buf, bytes, from);
+}
+
+void blx_send_buffered(const blx_ep *e, blx_buf *b, size_t bytes, int to)
+{
+    for (size_t i = 0, n = npieces(bytes); i < n; i++) {
+        size_t off;
+        int len = piece(bytes, i, &off);
+        MPI_Request *slot = blx_buf_request(b, e->ctxt, e->routine);
+        check(e, MPI_Isend(b->data + off, len, MPI_BYTE, blx_ep_rank(e, to), e->tag, e->comm, slot),
+              "MPI_Isend");
+    }
+    blx_buf_activate(b);
+}
