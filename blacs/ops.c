@@ -19,65 +19,25 @@ static inline unsigned mag_int(int x) { return x < 0 ? 0u - (unsigned)x : (unsig
 
 static inline int sign3(int gt, int lt) { return gt ? 1 : (lt ? -1 : 0); }
 
-/*
- * For each type: sum, and one routine for AMX (dir = +1) and AMN (dir = -1).
- *   w          components per element (2 for complex)
- *   cmp_mag    sign of |x| - |y|
- *   cmp_alg    sign of x - y, real part first
- */
-#define BLX_DEFINE_OPS(v, V, R, cplx)                                                              \
-    static void v##_sum(void *acc, const void *in, size_t n, int in_first)                         \
-    {                                                                                              \
-        R *restrict a = acc; /* never the same memory: lets the compiler vectorize */              \
-        const R *restrict b = in;                                                                  \
-        if (in_first)                                                                              \
-            for (size_t i = 0; i < n * (cplx ? 2 : 1); i++)                                        \
-                a[i] = BLX_ADD(b[i], a[i]);                                                        \
-        else                                                                                       \
-            for (size_t i = 0; i < n * (cplx ? 2 : 1); i++)                                        \
-                a[i] = BLX_ADD(a[i], b[i]);                                                        \
-    }                                                                                              \
-    static int v##_cmp_mag(const R *x, const R *y)                                                 \
-    {                                                                                              \
-        if (cplx) {                                                                                \
-            R mx = BLX_MAG(x[0]) + BLX_MAG(x[cplx]), my = BLX_MAG(y[0]) + BLX_MAG(y[cplx]);        \
-            return sign3(mx > my, mx < my);                                                        \
-        }                                                                                          \
-        return sign3(BLX_MAG(x[0]) > BLX_MAG(y[0]), BLX_MAG(x[0]) < BLX_MAG(y[0]));                \
-    }                                                                                              \
-    static int v##_cmp_alg(const R *x, const R *y)                                                 \
-    {                                                                                              \
-        int c = sign3(x[0] > y[0], x[0] < y[0]);                                                   \
-        return (c != 0 || !cplx) ? c : sign3(x[cplx] > y[cplx], x[cplx] < y[cplx]);                \
-    }                                                                                              \
-    static void v##_absext(void *acc, const void *in, size_t n, int *al, const int *il, int dir,    \
-                           int in_first)                                                           \
-    {                                                                                              \
-        enum { W = cplx ? 2 : 1 };                                                                 \
-        R *a = acc;                                                                                \
-        const R *b = in;                                                                           \
-        for (size_t i = 0; i < n; i++) {                                                           \
-            int c = dir * v##_cmp_mag(b + W * i, a + W * i);                                       \
-            if (c == 0)                                                                            \
-                c = al ? sign3(il[i] < al[i], il[i] > al[i]) : v##_cmp_alg(b + W * i, a + W * i);  \
-            /* the first operand stays unless the second is strictly better */                     \
-            if (c > 0 || (in_first && c == 0)) {                                                   \
-                memcpy(a + W * i, b + W * i, sizeof(R) * W);                                       \
-                if (al)                                                                            \
-                    al[i] = il[i];                                                                 \
-            }                                                                                      \
-        }                                                                                          \
-    }
-BLX_FOR_EACH_TYPE(BLX_DEFINE_OPS)
-#undef BLX_DEFINE_OPS
+/* One instance of the operations per component type. */
+#define R int
+#include "ops_tmpl.h"
+#undef R
+#define R float
+#include "ops_tmpl.h"
+#undef R
+#define R double
+#include "ops_tmpl.h"
+#undef R
 
 typedef struct {
-    void (*sum)(void *acc, const void *in, size_t n, int in_first);
-    void (*absext)(void *acc, const void *in, size_t n, int *al, const int *il, int dir, int in_first);
+    void (*sum)(void *acc, const void *in, size_t ncomp, int in_first);
+    void (*absext)(void *acc, const void *in, size_t n, int w, int *al, const int *il, int dir, int in_first);
+    int w; /* components per element */
 } type_ops;
 
 static const type_ops ops[BLX_NTYPES] = {
-#define BLX_OPS_ENTRY(v, V, R, cplx) {v##_sum, v##_absext},
+#define BLX_OPS_ENTRY(v, V, R, cplx) {sum_##R, absext_##R, cplx ? 2 : 1},
     BLX_FOR_EACH_TYPE(BLX_OPS_ENTRY)
 #undef BLX_OPS_ENTRY
 };
@@ -97,10 +57,11 @@ void blx_merge(const void *op, void *acc, const void *in, size_t bytes, int in_f
 {
     const blx_reduce *r = op;
     size_t n = r->located ? r->n : bytes / blx_types[r->type].esz;
+    const type_ops *t = &ops[r->type];
     if (r->kind == BLX_OP_SUM) {
-        ops[r->type].sum(acc, in, n, in_first);
+        t->sum(acc, in, n * (size_t)t->w, in_first);
         return;
     }
-    ops[r->type].absext(acc, in, n, blx_reduce_locs(r, acc), blx_reduce_locs(r, (void *)in),
-                        r->kind == BLX_OP_AMX ? 1 : -1, in_first);
+    t->absext(acc, in, n, t->w, blx_reduce_locs(r, acc), blx_reduce_locs(r, (void *)in),
+              r->kind == BLX_OP_AMX ? 1 : -1, in_first);
 }
