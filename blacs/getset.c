@@ -1,6 +1,7 @@
 /*
  * blacs/getset.c - blacs_get and blacs_set (spec section 2.2).
  */
+#include "blacs.h"
 #include "internal.h"
 
 /* What BLACS_GET(ctx, 2) reports.  The reference was built at level 0, which
@@ -14,24 +15,24 @@ void blx_get(blx_iface iface, int ctxt, int what, int *val)
     const char *routine = "BLACS_GET";
     blx_ctx *c = NULL;
     blx_init();
-    if (what >= 10 && what <= 16)
+    if (what >= BLACS_SGET_BLACSCONTXT && what <= BLACS_SGET_TOPSCOHRNT)
         c = blx_ctx_get(ctxt, routine);
     if (val == NULL)
         blx_fatal(ctxt, routine, "VAL is a null pointer (WHAT = %d)", what);
     switch (what) {
-    case 0: *val = blx_sys_handle(iface, MPI_COMM_WORLD); break;
-    case 1:
+    case BLACS_SGET_SYSCONTXT: *val = blx_sys_handle(iface, MPI_COMM_WORLD); break;
+    case BLACS_SGET_MSGIDS:
         val[0] = blx_g.id_lo;
         val[1] = blx_g.id_hi;
         break;
-    case 2: *val = BLX_DEBUG_LEVEL; break;
-    case 10: *val = blx_sys_handle(iface, c->comm); break;
-    case 11: *val = c->nr_bs; break;
-    case 12: *val = c->nb_bs; break;
-    case 13: *val = c->nr_co; break;
-    case 14: *val = c->nb_co; break;
-    case 15: *val = c->topsrepeat; break;
-    case 16: *val = c->topscohrnt; break;
+    case BLACS_SGET_DEBUGLVL: *val = BLX_DEBUG_LEVEL; break;
+    case BLACS_SGET_BLACSCONTXT: *val = blx_sys_handle(iface, c->comm); break;
+    case BLACS_SGET_NR_BS: *val = c->nr_bs; break;
+    case BLACS_SGET_NB_BS: *val = c->nb_bs; break;
+    case BLACS_SGET_NR_CO: *val = c->nr_co; break;
+    case BLACS_SGET_NB_CO: *val = c->nb_co; break;
+    case BLACS_SGET_TOPSREPEAT: *val = c->topsrepeat; break;
+    case BLACS_SGET_TOPSCOHRNT: *val = c->topscohrnt; break;
     default: blx_warn(ctxt, routine, "Unknown WHAT (%d)", what); break;
     }
 }
@@ -57,13 +58,13 @@ void blx_set(int ctxt, int what, const int *val)
     const char *routine = "BLACS_SET";
     blx_ctx *c = NULL;
     blx_init();
-    if (what >= 11 && what <= 16)
+    if (what >= BLACS_SGET_NR_BS && what <= BLACS_SGET_TOPSCOHRNT)
         c = blx_ctx_get(ctxt, routine);
-    if (val == NULL && (what == 1 || (what >= 11 && what <= 16)))
+    if (val == NULL && (what == BLACS_SGET_MSGIDS || (what >= BLACS_SGET_NR_BS && what <= BLACS_SGET_TOPSCOHRNT)))
         blx_fatal(ctxt, routine, "VAL is a null pointer (WHAT = %d)", what);
     switch (what) {
-    case 0: blx_warn(ctxt, routine, "Cannot set BLACS system context, can only BLACS_GET"); break;
-    case 1:
+    case BLACS_SGET_SYSCONTXT: blx_warn(ctxt, routine, "Cannot set BLACS system context, can only BLACS_GET"); break;
+    case BLACS_SGET_MSGIDS:
         /* The reference ignores this (its MPI communicators isolate it); we
          * honour it, for grids created afterwards.  Every process must set the
          * same range. */
@@ -77,14 +78,14 @@ void blx_set(int ctxt, int what, const int *val)
             blx_g.id_hi = val[1];
         }
         break;
-    case 2: blx_warn(ctxt, routine, "Cannot set BLACS debug level; must recompile to change"); break;
-    case 10: blx_warn(ctxt, routine, "Cannot set BLACS context, can only BLACS_GET"); break;
-    case 11: set_rings(ctxt, routine, &c->nr_bs, *val, "BSBR"); break;
-    case 12: set_branches(ctxt, routine, &c->nb_bs, *val, "BSBR"); break;
-    case 13: set_rings(ctxt, routine, &c->nr_co, *val, "COMB"); break;
-    case 14: set_branches(ctxt, routine, &c->nb_co, *val, "COMB"); break;
-    case 15: c->topsrepeat = *val; break;
-    case 16: c->topscohrnt = *val; break;
+    case BLACS_SGET_DEBUGLVL: blx_warn(ctxt, routine, "Cannot set BLACS debug level; must recompile to change"); break;
+    case BLACS_SGET_BLACSCONTXT: blx_warn(ctxt, routine, "Cannot set BLACS context, can only BLACS_GET"); break;
+    case BLACS_SGET_NR_BS: set_rings(ctxt, routine, &c->nr_bs, *val, "BSBR"); break;
+    case BLACS_SGET_NB_BS: set_branches(ctxt, routine, &c->nb_bs, *val, "BSBR"); break;
+    case BLACS_SGET_NR_CO: set_rings(ctxt, routine, &c->nr_co, *val, "COMB"); break;
+    case BLACS_SGET_NB_CO: set_branches(ctxt, routine, &c->nb_co, *val, "COMB"); break;
+    case BLACS_SGET_TOPSREPEAT: c->topsrepeat = *val; break;
+    case BLACS_SGET_TOPSCOHRNT: c->topscohrnt = *val; break;
     default: blx_warn(ctxt, routine, "Unknown WHAT (%d)", what); break;
     }
 }
