@@ -42,7 +42,8 @@ run 6 lu --n 403 --nb 24 --p 2 --q 3
 run 6 lu --n 37 --nb 64 --p 2 --q 3
 run 4 lu --n 1 --nb 8 --p 2 --q 2
 run 4 lu --n 200 --nb 16 --p 2 --q 2 --reps 2 --seed 7
-tops=" IDSHFMT123456789"
+tops=$("$(dirname "$ex")/tools/topo_table" --letters) # every TOP letter
+[ ${#tops} -ge 17 ] || { echo "examples: no TOP letters from topo_table"; exit 1; }
 for ((k = 0; k < ${#tops}; k++)); do
     t=${tops:k:1}
     c=${tops:$(( (k + 5) % ${#tops} )):1}

@@ -4,9 +4,11 @@
  * the trees the library builds (the LAWN 73 Table 9 quantities).
  *
  *   build/tools/topo_table 8 13
+ *   build/tools/topo_table --letters     every TOP letter, the default ' ' first
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../topologies/topology.h"
 
@@ -56,6 +58,10 @@ static void flags_table(void)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--letters") == 0) {
+        printf("%s\n", blx_topology_letters());
+        return 0;
+    }
     flags_table();
     printf("| TOP                    |  np | tree             | steps | source sends | sends per step |\n");
     printf("|---|---|---|---|---|---|\n");

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# test/conformance/run.sh LIB - the official ScaLAPACK BLACS tester (xCbtest
-# and xFbtest, Debian package scalapack-mpi-test) run against LIB instead of
-# the reference BLACS it was linked with, by LD_PRELOAD.
+# test/conformance/run.sh LIB TOPO_TABLE - the official ScaLAPACK BLACS tester
+# (xCbtest and xFbtest, Debian package scalapack-mpi-test) run against LIB
+# instead of the reference BLACS it was linked with, by LD_PRELOAD.
 #
 # The input files here widen Debian's: every TOP letter for broadcasts and
-# combines, 4 point-to-point pairs, grids up to 8 processes with idle
+# combines (the registry's list, from `TOPO_TABLE --letters`, written into
+# the lines marked TOP), 4 point-to-point pairs, grids up to 8 processes with idle
 # processes and non-power-of-two scopes (2x4 4x2 1x8 8x1 3x2, and 2x2 4x1 1x4
 # 3x2 2x3 1x6 for point-to-point).
 #
@@ -16,7 +17,15 @@
 # reference reports 0), proving the preload took effect.
 set -u
 lib=$(readlink -f "$1")
+letters=$("$2" --letters)
+[ ${#letters} -ge 17 ] || { echo "conformance: no TOP letters from $2"; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
+# the tester's TOP lines: a count, then the letters quoted
+top_lines() {
+    local k quoted=""
+    for ((k = 0; k < ${#letters}; k++)); do quoted+="'${letters:k:1}' "; done
+    printf '%-24sNumber of topologies\n%s  TOP\n' "${#letters}" "$quoted"
+}
 bindir=${BLACS_TESTER_DIR:-/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests}
 np=${CONFORMANCE_NP:-8}
 root_flag=""
@@ -30,6 +39,11 @@ for tester in xCbtest xFbtest; do
     fi
     work=$(mktemp -d)
     cp "$here"/*.dat "$work"/
+    for f in bsbr.dat comb.dat; do # the two lines before "TOP" come from the registry
+        awk -v tops="$(top_lines)" '/Number of topologies/ { next } / TOP$/ { print tops; next } { print }' \
+            "$here/$f" >"$work/$f"
+        grep -q "^${#letters} *Number of topologies" "$work/$f" || { echo "conformance: $f not rewritten"; exit 1; }
+    done
     t0=$SECONDS
     (cd "$work" && timeout -k 10 900 mpirun $root_flag --oversubscribe -np "$np" \
         -x GFORTRAN_UNBUFFERED_PRECONNECTED=y -x LD_PRELOAD="$lib" \

@@ -197,7 +197,12 @@ static void check_registry(void)
     CHECK(blx_route_combine(&r, ' ', 4, 1 << 20, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_rabenseifner, "long reduce");
     CHECK(blx_route_combine(&r, ' ', 4, 64, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree, "short reduce");
     CHECK(blx_route_combine(&r, 'I', 4, 64, 0, 1, 1, 1) == 0 && !r.fixed_order, "letters keep arrival order");
-    const char *letters = " IDSHFMT123456789";
+    /* LAWN 73's letters, each once: the registry answers to exactly these */
+    const char *lawn73 = " IDSMFH123456789T", *letters = blx_topology_letters();
+    CHECK(strlen(letters) == strlen(lawn73), "registry letters '%s' against LAWN 73's '%s'", letters, lawn73);
+    for (const char *l = lawn73; *l; l++)
+        CHECK(strchr(letters, *l) != NULL && strchr(letters, *l) == strrchr(letters, *l),
+              "letter '%c' appears %s in the registry's '%s'", *l, strchr(letters, *l) ? "twice" : "not", letters);
     for (const char *l = letters; *l; l++) {
         CHECK(blx_route_bcast(&r, *l, 7, 64, 2, 2) == 0, "broadcast letter '%c' refused", *l);
         CHECK(blx_route_combine(&r, *l, 7, 64, 0, 1, 2, 2) == 0, "combine letter '%c' refused", *l);
