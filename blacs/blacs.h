@@ -4,16 +4,29 @@
  *
  * Drop-in for the reference BLACS shipped inside ScaLAPACK: the prototypes
  * below are the reference's own (BLACS 1.1, MPI flavour, 32-bit int).  The
- * matrix argument A is typed by element: int (i), float (s), double (d),
- * and interleaved (re, im) float (c) / double (z).  Matrices are column-major
- * with leading dimension lda.
+ * comments document this library's behaviour; README.md lists where it
+ * departs from the reference on purpose.
  *
- * Every character option (order, scope, top, uplo, diag) is read from its
- * first character, case-insensitively.
+ * The model.  The processes of a BLACS context form a logical NPROW x NPCOL
+ * grid and are addressed by 0-based coordinates {row, col}.  Whole matrices
+ * move between them: from one process to another (point-to-point), from one
+ * process to all others of a scope (broadcast), or merged element by element
+ * over a scope (combine: sum, absolute max, absolute min).  A scope is the
+ * caller's process row ('R'), its process column ('C') or the whole grid
+ * ('A').  Any number of grids may exist at once, overlapping or not.
  *
- * C system contexts are small integers (0 = MPI_COMM_WORLD, see
- * Csys2blacs_handle); Fortran system contexts are Fortran MPI communicator
- * handles.  BLACS contexts are shared by both interfaces.
+ * Conventions used by every routine below:
+ *   - A character option (ORDER, SCOPE, TOP, UPLO, DIAG) is a pointer to a
+ *     character; only that first character is looked at, in either case.
+ *   - Bad input stops the program: the library prints, on stderr,
+ *         BLACS ERROR '<routine>: <what is wrong>'
+ *         from {<row>,<col>}, pnum=<MPI_COMM_WORLD rank>, Contxt=<ctxt>, ...
+ *     and calls MPI_Abort(MPI_COMM_WORLD, 1), which ends every process.
+ *     Warnings look the same with BLACS WARNING, and the call continues.
+ *   - An invalid context is a handle that names no live grid on the calling
+ *     process: never created, already exited, or the -1 that grid creation
+ *     gives to processes outside the grid.  Passing one is fatal, except
+ *     where a routine below says otherwise.
  */
 #ifndef BLACS_H
 #define BLACS_H
@@ -24,8 +37,103 @@
 extern "C" {
 #endif
 
-/* ---------------------------------------------------------------------------
+/* ===========================================================================
  * Support routines
+ *
+ * Purpose: start the BLACS, create and release process grids, tell a
+ * process where it sits, read and change settings, synchronize, stop,
+ * and time.
+ *
+ * Cblacs_pinfo(mypnum, nprocs), Cblacs_setup(mypnum, nprocs)  (identical)
+ *   Out: the caller's rank in MPI_COMM_WORLD and the size of MPI_COMM_WORLD.
+ *   Starts MPI (MPI_Init) unless the program already did; fatal once MPI has
+ *   been finalized.  Cblacs_get/set, the grid creators and the system-handle
+ *   routines start the BLACS the same way, so this call is optional.
+ *
+ * System contexts.  A grid is carved out of a system context, which stands
+ * for an MPI communicator.  In C it is a small per-process handle: 0 is
+ * always MPI_COMM_WORLD; Csys2blacs_handle(comm) registers comm (the same
+ * comm gives back the same handle; MPI_COMM_NULL is fatal) and returns its
+ * handle; Cblacs2sys_handle(h) returns the communicator (unknown h: fatal);
+ * Cfree_blacs_system_handle(h) releases h (0 is never released, an unknown h
+ * draws a warning); live handles never change.  The communicator is not
+ * duplicated, and a grid made from it uses communicators of its own.
+ *
+ * Cblacs_gridinit(ConTxt, order, nprow, npcol)
+ *   ConTxt  in: a system context.  out: the new grid's BLACS context on the
+ *           processes placed in the grid, -1 on all others.
+ *   order   how ranks 0 .. nprow*npcol-1 of the system context fill the
+ *           grid: 'C' column by column (rank p at {p % nprow, p / nprow});
+ *           any other letter row by row (rank p at {p / npcol, p % npcol}).
+ *   nprow, npcol  grid shape: both >= 1, nprow*npcol at most the size of
+ *           the system context.
+ * Cblacs_gridmap(ConTxt, usermap, ldumap, nprow, npcol)
+ *   As gridinit, with any placement: usermap is an ldumap x npcol
+ *   column-major int array (ldumap >= nprow) and the process at {i, j} is
+ *   rank usermap[i + j*ldumap] of the system context.  The nprow*npcol
+ *   entries must be distinct ranks of that context.
+ *   Both are collective over the WHOLE system context, processes left out
+ *   of the grid included, and every caller must pass the same grid.  Fatal:
+ *   an invalid system context, a bad shape, ldumap < nprow, a map entry out
+ *   of range or repeated, callers describing different grids.  A context is
+ *   the lowest free slot of a per-process table, so one grid may have
+ *   different handles on different processes.
+ *
+ * Cblacs_gridinfo(ConTxt, nprow, npcol, myrow, mycol)
+ *   Out: the grid shape and the caller's coordinates; all four -1 for an
+ *   invalid context, without error (myrow < 0: "not in this grid").
+ * Cblacs_pnum(ConTxt, prow, pcol)  returns prow*npcol + pcol, the process
+ *   number inside the grid (not the MPI_COMM_WORLD rank).
+ * Cblacs_pcoord(ConTxt, pnum, prow, pcol)  the inverse of pnum.
+ *   Both give -1 (pcoord: -1 in both outputs) for coordinates or a pnum
+ *   outside the grid, or an invalid context; never an error.
+ * Cblacs_gridexit(ConTxt)
+ *   Releases the grid; its handle may be reused by a later grid.  Sends
+ *   still buffered are delivered.  An invalid context (-1 too) is fatal.
+ * Cblacs_barrier(ConTxt, scope)
+ *   Returns once every process of the scope has called: 'R' the caller's
+ *   row, 'C' its column, 'A' the grid.  Any other letter: returns at once.
+ * Cblacs_freebuff(ConTxt, Wait)
+ *   ConTxt is ignored.  Wait != 0: first wait until every buffered send has
+ *   been received; Wait == 0: only collect those already done.  Then frees
+ *   idle send buffers and the work space of broadcasts and combines.
+ * Cblacs_exit(NotDone)
+ *   Exits every grid, waits for every buffered send, frees all memory.
+ *   NotDone == 0: then calls MPI_Finalize, whoever started MPI (the program
+ *   must not finalize it again), and the BLACS cannot be used any more.
+ *   NotDone != 0: MPI stays up, C system handles survive, new grids may
+ *   be created.
+ * Cblacs_abort(ConTxt, ErrNo)
+ *   Prints "{row,col}, pnum=.., Contxt=.., killed other procs, exiting with
+ *   error #ErrNo." and calls MPI_Abort(MPI_COMM_WORLD, ErrNo), which ends
+ *   every process.  Never returns.  ConTxt only labels the message.
+ * Cblacs_get(ConTxt, what, val), Cblacs_set(ConTxt, what, val)
+ *   Read or change the setting what; val points to the int(s) read or
+ *   written (NULL is fatal).  The codes (BLACS_SGET_* below):
+ *     0   get: the default system context, MPI_COMM_WORLD's (in C always 0).
+ *         ConTxt ignored.
+ *     1   message-ID (MPI tag) range, val[0] = lowest, val[1] = highest;
+ *         default 0 .. MPI_TAG_UB.  set: used by grids created afterwards,
+ *         must hold at least 6 IDs within 0 .. MPI_TAG_UB (otherwise a
+ *         warning and no change) and be the same everywhere.  ConTxt ignored.
+ *     2   get: the debug level, 1 (the checks are always on).  ConTxt ignored.
+ *     10  get: a system context for the grid ConTxt, from which new grids
+ *         over its processes can be made; it dies with that grid.
+ *     11, 13  rings of TOP 'M' in broadcasts, combines: any non-zero value,
+ *         negative to run the rings downward (default 1).
+ *     12, 14  branches of TOP 'T' in broadcasts, combines: >= 1 (default 1).
+ *     15  repeatable combines when non-zero (default 0; see Combine).
+ *     16  coherent combines (default 0): kept and returned, but every
+ *         leave-on-all combine is coherent here anyway.
+ *   Codes 10-16 belong to the grid ConTxt (each new grid starts at the
+ *   defaults); get 10-16 and set 11-16 need a valid ConTxt.  set of 0, 2
+ *   or 10, a value not allowed for 11-14, or an unknown code: a warning,
+ *   and nothing changes.
+ * Cdwalltime00()  wall-clock seconds (MPI_Wtime); only differences matter.
+ * Cdcputime00()   CPU seconds used by this process (the reference: -1.0).
+ * Cksendid, Ckrecvid return 9977; Ckbsid, Ckbrid return the next value of a
+ *   per-grid counter of the scope named (an unknown letter: the last scope
+ *   named).  Left from an older interface; they never touch BLACS traffic.
  * ------------------------------------------------------------------------ */
 void Cblacs_pinfo(int *mypnum, int *nprocs);
 void Cblacs_setup(int *mypnum, int *nprocs);
@@ -63,8 +171,146 @@ void Cfree_blacs_system_handle(int ISysCtxt);
 #define BLACS_SGET_TOPSREPEAT 15 /* repeatable combines */
 #define BLACS_SGET_TOPSCOHRNT 16 /* coherent combines */
 
+/* ===========================================================================
+ * Communication routines: what the three families share
+ *
+ * Each routine exists for five element types, named by the letter v in
+ * Cvgesd2d, vgesd2d_ ... (the prototypes below are grouped by type):
+ *     i  int            s  float            d  double
+ *     c  single complex, z  double complex: passed as float * / double *
+ *        pointing at interleaved (re, im) pairs; M, N and LDA count complex
+ *        elements, not floats/doubles.
+ *
+ * Arguments common to the families
+ *   ConTxt  the grid the call belongs to; the caller must be in it.
+ *   M, N    number of rows and columns of the matrix; >= 0, else fatal.
+ *           M or N = 0 is allowed: no element moves, but the call still
+ *           pairs with the partner's (receive, broadcast, combine) call.
+ *   A       the matrix, column-major: element (i,j), 0-based, is at
+ *           A[i + j*LDA].  May be NULL only when no element is moved.
+ *   LDA     leading dimension (distance between columns, in elements);
+ *           a value below M is taken as M.  Rows M..LDA-1 of a column are
+ *           never read or written.
+ *   UPLO    (tr routines) 'U' upper or 'L' lower trapezoid.
+ *   DIAG    (tr routines) 'U' unit: the diagonal is not moved; 'N': it is.
+ *           Any other UPLO or DIAG letter is fatal.  The trapezoid keeps its
+ *           triangle at the bottom (M > N) or right (M < N) end of the
+ *           block: with 0-based (i,j), 'U' covers i - j <= max(M-N, 0) and
+ *           'L' covers j - i <= max(N-M, 0) ('<' instead of '<=' with DIAG
+ *           'U').  Elements outside it are neither read nor written.
+ *   SCOPE   (broadcast, combine) 'R' the caller's process row, 'C' its
+ *           process column, 'A' the whole grid; anything else is fatal.
+ *           Every process of the scope takes part; no other one does.
+ *   TOP     (broadcast, combine) the topology, i.e. the pattern the
+ *           messages follow; the results do not depend on it, apart from
+ *           the rounding of floating-point sums:
+ *             ' '      default: picked by operation, scope and message size
+ *             'I' 'D'  increasing / decreasing ring;  'S' split ring
+ *             'M'      several rings (how many: BLACS_SET 11 / 13)
+ *             'F'      fully connected: straight from / to one process
+ *             'H'      hypercube; combine: bidirectional exchange
+ *             '1'-'9'  tree with that many branches per node
+ *             'T'      tree with BLACS_SET 12 / 14 branches
+ *           Anything else is fatal.  All processes of the scope must pass
+ *           the same TOP and hold the same BLACS_SET 11-14 values.  The
+ *           table in README.md says what each letter does exactly.
+ *
+ * Matching.  Messages between two processes of a grid are received in the
+ * order they were sent, whatever their type and shape; a receive always
+ * names its source.  Broadcasts and combines are matched per scope in call
+ * order: every process of the scope must make them in the same sequence.
+ * Both ends must describe the same number of elements of the same type; a
+ * receiver detecting a different byte count stops with an error.
+ * ------------------------------------------------------------------------ */
+
 /* ---------------------------------------------------------------------------
- * Communication routines: point-to-point, broadcast, combine; per type
+ * Point-to-point: Cvgesd2d, Cvgerv2d (general), Cvtrsd2d, Cvtrrv2d (trapezoid)
+ *
+ * Purpose: vGESD2D / vTRSD2D send the M x N general / trapezoidal matrix A
+ * to process {rdest, cdest}; vGERV2D / vTRRV2D receive such a matrix from
+ * {rsrc, csrc} into A.  A send is locally blocking: it copies the data out
+ * and returns at once, whatever the size, so A may be reused immediately and
+ * any number of sends may be outstanding (two processes that both send, then
+ * both receive, never deadlock).  Buffers are reclaimed by later BLACS calls,
+ * Cblacs_freebuff and Cblacs_exit.  A receive returns when A holds the data.
+ * A process may send to itself.
+ *
+ *   rdest, cdest  grid coordinates of the receiver,
+ *   rsrc, csrc    of the sender: 0 <= row < NPROW, 0 <= col < NPCOL, else
+ *                 fatal (no wildcards).
+ *   The receiver may use its own LDA and, for general matrices, another
+ *   M x N with the same M*N (elements then fill A in column order); a
+ *   trapezoid is received with the sender's M, N, UPLO and DIAG.
+ * ------------------------------------------------------------------------ */
+
+/* ---------------------------------------------------------------------------
+ * Broadcast: Cvgebs2d, Cvgebr2d (general), Cvtrbs2d, Cvtrbr2d (trapezoid)
+ *
+ * Purpose: the source calls vGEBS2D / vTRBS2D (broadcast/send) with its
+ * matrix A; every other process of SCOPE calls vGEBR2D / vTRBR2D
+ * (broadcast/receive) with the source's coordinates and gets a copy of A.
+ * The source's A is only read.  A call may wait for other processes of the
+ * scope.  In a scope of one process the send returns at once.
+ *
+ *   SCOPE, TOP  the same on all processes of the scope; the matrix too, up
+ *               to what point-to-point allows a receiver to change (below).
+ *   rsrc, csrc  (receive only) the source.  Only the coordinate that varies
+ *               in the scope is read: 'R' reads csrc (the row is the
+ *               caller's), 'C' reads rsrc, 'A' both.  Fatal if that
+ *               coordinate lies outside the grid or names the caller itself
+ *               (the source must call the send routine).
+ *   Receivers may use their own LDA and, for general matrices, another
+ *   M x N with the same M*N, as in point-to-point.
+ * ------------------------------------------------------------------------ */
+
+/* ---------------------------------------------------------------------------
+ * Combine: Cvgsum2d, Cvgamx2d, Cvgamn2d
+ *
+ * Purpose: each process of SCOPE contributes its M x N matrix A, and
+ * element by element the result is
+ *   vGSUM2D  the sum (complex: both parts summed; int: wraps on overflow),
+ *   vGAMX2D  the entry of largest absolute value,
+ *   vGAMN2D  the entry of smallest absolute value,
+ * where the absolute value is |x| for i, s, d (INT_MIN ranks as the largest
+ * int) and |re| + |im| for c, z; the entry itself is returned, sign and
+ * phase intact.  The result overwrites A on the destination, or on every
+ * process of the scope; other processes' A, RA and CA are left unchanged.
+ * In a scope of one process A stays as it is (RA, CA: own coordinates).
+ *
+ *   SCOPE, TOP, M, N, rdest, cdest  the same on all processes of the scope
+ *               (for AMX/AMN also whether LDIA is -1).
+ *   rdest, cdest  where the result goes.  rdest == -1 or cdest == -1
+ *               (either one, in any scope): leave-on-all, every process of
+ *               the scope gets it.  Otherwise only the coordinate that varies
+ *               in the scope is read: 'R' reads cdest (rdest is ignored),
+ *               'C' reads rdest, 'A' both; fatal if it is outside the grid.
+ *   RA, CA, LDIA  (AMX, AMN) where each chosen entry came from.  LDIA == -1:
+ *               no locations; RA and CA are not touched and may be NULL.
+ *               Otherwise RA and CA are LDIA x N int arrays (LDIA < M taken
+ *               as M; NULL is fatal when M*N > 0), and wherever A receives
+ *               the result, RA[i + j*LDIA] and CA[i + j*LDIA] get the grid
+ *               row and column of the process whose entry became A(i,j).
+ *
+ * Ties (equal absolute values) are settled the same way by every TOP and by
+ * AMX and AMN alike.  With locations, the process nearest the destination
+ * in scope order wins: the smallest (index - destination's index) mod size,
+ * where a process's index is its column in a row scope, its row in a column
+ * scope, its pnum in the grid; leave-on-all: the smallest index.  Without
+ * locations the algebraically larger value wins (complex: the larger real
+ * part, then the larger imaginary part).
+ *
+ * Coherence: every leave-on-all combine, with every TOP, leaves bitwise
+ * identical results on all processes of the scope.  Repeatability: TOP ' '
+ * always, and the other letters once BLACS_SET(ConTxt, 15, non-zero) is in
+ * force, fold the contributions in a fixed order, so the same inputs on the
+ * same grid give the same bits on every run; otherwise the explicit letters
+ * fold in arrival order, and floating-point sums may differ in the last
+ * bits between runs.  Integer results never depend on the order.
+ * ------------------------------------------------------------------------ */
+
+/* ---------------------------------------------------------------------------
+ * Communication routine prototypes, per type: point-to-point, broadcast,
+ * combine
  * ------------------------------------------------------------------------ */
 /* integer */
 void Cigesd2d(int ConTxt, int M, int N, int *A, int lda, int rdest, int cdest);
@@ -171,10 +417,27 @@ void Czgamx2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int l
 void Czgamn2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda,
               int *rA, int *cA, int ldia, int rdest, int cdest);
 
-/* ---------------------------------------------------------------------------
- * Fortran-callable support routines (every argument by address; gfortran's
- * hidden CHARACTER lengths may be passed or omitted, they are not read)
+/* ===========================================================================
+ * Fortran-callable entry points
+ *
+ * Every C routine above has a Fortran twin named in lower case, without
+ * the leading C, with one trailing underscore (CALL DGESD2D(...) reaches
+ * dgesd2d_, Cblacs_gridinit becomes blacs_gridinit_, Ckbsid kbsid_).  The
+ * arguments are the same, in the same order and with the same meaning, but
+ * every one is passed by address (ints as int *, options as char *); the
+ * hidden CHARACTER lengths gfortran appends are never read, so C callers may
+ * leave them out.  USERMAP and A are the Fortran arrays themselves (Fortran's
+ * USERMAP(i+1, j+1) is the C usermap[i + j*ldumap]).
+ *
+ * The one difference is the system context: here it is the Fortran MPI
+ * communicator handle itself (BLACS_GET(0, 0, ICTXT) gives MPI_COMM_WORLD's
+ * and BLACS_GET(ICTXT, 10, ...) a grid's), so sys2blacs_handle_ and
+ * blacs2sys_handle_ return their argument and free_blacs_system_handle_
+ * does nothing.  BLACS contexts are shared: a grid made from Fortran works
+ * in the C routines and the other way round.
  * ------------------------------------------------------------------------ */
+
+/* Fortran-callable support routines */
 void blacs_pinfo_(int *mypnum, int *nprocs);
 void blacs_setup_(int *mypnum, int *nprocs);
 void blacs_get_(int *ConTxt, int *what, int *val);
