@@ -154,14 +154,37 @@ static const blx_tree *tree_for(const blx_xfer *x, const blx_route *r)
     return t;
 }
 
+/* Runs per descriptor: the lettered ones, then the default's own. */
+static const blx_topology *const counted[] = {
+    &blx_topo_ring,      &blx_topo_split_ring,   &blx_topo_multiring,         &blx_topo_fully_connected,
+    &blx_topo_hypercube, &blx_topo_general_tree, &blx_topo_scatter_allgather, &blx_topo_rabenseifner,
+};
+static unsigned long runs[sizeof counted / sizeof counted[0]];
+
+static void count_run(const blx_topology *t)
+{
+    for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++)
+        runs[i] += counted[i] == t;
+}
+
+unsigned long blx_topology_runs(const blx_topology *t)
+{
+    for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++)
+        if (counted[i] == t)
+            return runs[i];
+    return 0;
+}
+
 void blx_bcast_run(const blx_route *r, blx_xfer *x, int is_source)
 {
+    count_run(r->topo);
     x->tree = r->shape != NULL ? tree_for(x, r) : NULL; /* long-message algorithms walk no tree */
     (is_source ? r->topo->bcast_send : r->topo->bcast_recv)(x);
 }
 
 void blx_combine_run(const blx_route *r, blx_xfer *x)
 {
+    count_run(r->topo);
     x->ordered |= r->fixed_order;
     x->tree = NULL;
     x->rebcast = NULL;

@@ -125,6 +125,10 @@ BLX_INTERNAL int blx_route_combine(blx_route *r, char top, int np, size_t bytes,
 BLX_INTERNAL void blx_bcast_run(const blx_route *r, blx_xfer *x, int is_source);
 BLX_INTERNAL void blx_combine_run(const blx_route *r, blx_xfer *x);
 
+/* How many broadcasts and combines this process has run along topology t
+ * (long-message tests check that the algorithm they meant ran). */
+BLX_INTERNAL unsigned long blx_topology_runs(const blx_topology *t);
+
 /* The TOP letters the registry answers to, in a string (the default ' '
  * first), for sweeps and error texts. */
 BLX_INTERNAL const char *blx_topology_letters(void);

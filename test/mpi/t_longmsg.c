@@ -1,26 +1,48 @@
 /*
- * test/mpi/t_longmsg.c - the long-message algorithms the default TOP ' '
- * switches to: scatter + allgather broadcasts (from 512 KiB on scopes of 3
- * or more) and reduce-scatter based combines (leave-on-all from 64 KiB,
- * leave-on-one from 256 KiB, without locations).
+ * test/mpi/t_longmsg.c - the algorithms the default TOP ' ' chooses by size,
+ * each proven to run where it is chosen.
  *
- * Sizes just below, at and above the switches, with element counts that do
- * not divide by the scope size; every scope, every source and destination;
- * contiguous, LDA > M and trapezoidal broadcasts; SUM (exact integer values),
- * AMX without locations, and AMX with locations (which must stay on the
- * short-message algorithms); the same results bitwise on every process of a
- * leave-on-all combine and on repeated runs; a non-destination's A untouched.
+ * The default picks an algorithm from the scope size and the message size
+ * (topologies/registry.c): trees and the bidirectional exchange for short
+ * messages, scatter + allgather broadcasts and reduce-scatter based
+ * combines for long ones.  For every scope of the grid this test asks the
+ * registry where its choice changes, scanning every element count up to
+ * MAX_BYTES, and runs each operation one element below and at every change,
+ * inside every region and at the largest size.  Before each call it asks
+ * which algorithm the registry picks for that call's bytes; after it, that
+ * algorithm's run counter must have advanced by exactly one.  And the long
+ * algorithms must be among those chosen (broadcasts on scopes of 3 or more,
+ * combines on scopes of 2 or more): moving a threshold moves the test's sizes
+ * with it, and a default that stopped choosing them fails here.
+ *
+ * Checked element by element: broadcasts from sources 0, 1 and np - 1,
+ * contiguous at every size, with LDA > M and trapezoidal inside the regions;
+ * ZGSUM2D of exact values and DGAMX2D without locations to every destination
+ * (0, 1, np - 1 and everywhere); DGAMX2D with locations, which cannot be cut
+ * between elements, with its RA/CA; DGSUM2D giving the same bits twice with
+ * staggered entries, and the same bits on every process of a leave-on-all
+ * combine; a non-destination's A untouched; a broadcast from a read-only
+ * matrix.
  */
 #include <math.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "../../topologies/topology.h"
 #include "mpitest.h"
 #include "typed.h"
+
+#define MAX_BYTES ((size_t)4 << 20)
+#define MAX_POINTS 12
 
 typedef struct {
     int ctxt, nprow, npcol, myrow, mycol;
 } grid;
+
+enum op { BCAST, ALLREDUCE, REDUCE };
+static const char *const op_name[] = {"broadcast", "leave-on-all combine", "leave-on-one combine"};
 
 static int scope_size(const grid *g, char scope) { return scope == 'R' ? g->npcol : scope == 'C' ? g->nprow : g->nprow * g->npcol; }
 static int scope_me(const grid *g, char scope) { return scope == 'R' ? g->mycol : scope == 'C' ? g->myrow : g->myrow * g->npcol + g->mycol; }
@@ -29,143 +51,262 @@ static void coords(const grid *g, char scope, int k, int *r, int *c)
     *r = scope == 'R' ? g->myrow : scope == 'C' ? k : k / g->npcol;
     *c = scope == 'R' ? k : scope == 'C' ? g->mycol : k % g->npcol;
 }
+static int vpid_of(const grid *g, char scope, int k)
+{
+    int r, c;
+    coords(g, scope, k, &r, &c);
+    return r * g->npcol + c;
+}
 
 static double val(int who, long k) { return (double)((who * 131 + k * 7) % 1001 - 500); }
 
-static void bcasts(const grid *g)
+/* The algorithm the default picks, as the library will for this call. */
+static const blx_topology *choice(enum op op, int np, size_t bytes, int splittable)
 {
-    const long sizes[] = {(512 << 10) / 8 - 1, (512 << 10) / 8, (512 << 10) / 8 + 3, (3 << 20) / 8 + 1};
-    const char *scopes = "RCA";
-    for (int si = 0; si < 3; si++)
-        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
-            char scope = scopes[si], sc[] = {scope, 0};
-            int np = scope_size(g, scope), me = scope_me(g, scope);
-            for (int root = 0; root < np; root += (np > 3 ? 2 : 1)) {
-                int layout = (int)(z + (size_t)root) % 3; /* contiguous, LDA > M, trapezoid */
-                long n = sizes[z];
-                int m = layout == 0 ? (int)n : 509, cols = layout == 0 ? 1 : (int)((n + 508) / 509);
-                int lda = layout == 1 ? m + 5 : m;
-                size_t cells = (size_t)lda * cols;
-                double *a = malloc(cells * sizeof *a);
-                int r, c;
-                coords(g, scope, root, &r, &c);
-                int src = r * g->npcol + c;
-                for (size_t k = 0; k < cells; k++)
-                    a[k] = me == root ? val(src, (long)k) : -9999.0;
-                if (layout < 2) {
-                    if (me == root)
-                        Cdgebs2d(g->ctxt, sc, " ", m, cols, a, lda);
-                    else
-                        Cdgebr2d(g->ctxt, sc, " ", m, cols, a, lda, r, c);
-                } else {
-                    if (me == root)
-                        Cdtrbs2d(g->ctxt, sc, " ", "L", "N", m, cols, a, lda);
-                    else
-                        Cdtrbr2d(g->ctxt, sc, " ", "L", "N", m, cols, a, lda, r, c);
-                }
-                long bad = 0;
-                for (int j = 0; j < cols; j++)
-                    for (int i = 0; i < lda; i++) {
-                        size_t k = (size_t)i + (size_t)j * lda;
-                        int inside = i < m && (layout < 2 || in_shape('L', 'N', m, cols, i, j));
-                        double want = (inside || me == root) ? val(src, (long)k) : -9999.0;
-                        bad += a[k] != want;
-                    }
-                CHECK(bad == 0, "broadcast scope %c from member %d, %ld doubles, layout %d: %ld wrong", scope, root, n,
-                      layout, bad);
-                free(a);
-            }
-        }
+    blx_route r;
+    int rc = op == BCAST ? blx_route_bcast(&r, ' ', np, bytes, 1, 1)
+                         : blx_route_combine(&r, ' ', np, bytes, op == ALLREDUCE, splittable, 1, 1);
+    return rc == 0 ? r.topo : NULL;
 }
 
-static void combines(const grid *g)
+/* Element counts to test: one below and at every change of the default's
+ * choice, the middle of every region, the largest count.  Also tells whether
+ * 'want' is chosen anywhere. */
+static int test_points(enum op op, int np, size_t esz, int splittable, long *pts, const blx_topology *want,
+                       int *wanted)
 {
-    const long sizes[] = {(64 << 10) / 8 - 1, (64 << 10) / 8 + 1, (256 << 10) / 8 + 5, (1 << 20) / 8 + 3};
-    const char *scopes = "RCA";
-    for (int si = 0; si < 3; si++)
-        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
-            char scope = scopes[si], sc[] = {scope, 0};
-            int np = scope_size(g, scope), me = scope_me(g, scope);
-            long n = sizes[z];
-            double *a = malloc((size_t)n * 2 * sizeof *a), *first = malloc((size_t)n * 2 * sizeof *a);
-            for (int dest = -1; dest < np; dest += (np > 3 ? 2 : 1)) {
-                int rd = -1, cd = -1;
-                if (dest >= 0)
-                    coords(g, scope, dest, &rd, &cd);
-                /* SUM of exact values, double complex (two doubles per element) */
-                {
-                    for (long k = 0; k < 2 * n; k++)
-                        a[k] = val(g->myrow * g->npcol + g->mycol, k);
-                    Czgsum2d(g->ctxt, sc, " ", (int)n, 1, a, (int)n, rd, cd);
-                    if (dest < 0 || me == dest) {
-                        long bad = 0;
-                        for (long k = 0; k < 2 * n; k++) {
-                            double want = 0;
-                            for (int q = 0; q < np; q++) {
-                                int r, c;
-                                coords(g, scope, q, &r, &c);
-                                want += val(r * g->npcol + c, k);
-                            }
-                            bad += a[k] != want;
-                        }
-                        CHECK(bad == 0, "zgsum2d scope %c dest %d, %ld elements: %ld wrong", scope, dest, n, bad);
-                    } else { /* a contiguous A is lent to the combine read-only */
-                        long bad = 0;
-                        for (long k = 0; k < 2 * n; k++)
-                            bad += a[k] != val(g->myrow * g->npcol + g->mycol, k);
-                        CHECK(bad == 0, "zgsum2d scope %c dest %d: %ld elements of a non-destination's A changed",
-                              scope, dest, bad);
-                    }
-                }
-                /* repeated runs give the same bits, and leave-on-all the same everywhere */
-                for (long k = 0; k < n; k++)
-                    a[k] = val(g->myrow * g->npcol + g->mycol, k) * 1.000000001 + 1e-7 * k;
-                Cdgsum2d(g->ctxt, sc, " ", (int)n, 1, a, (int)n, rd, cd);
-                memcpy(first, a, (size_t)n * sizeof *a);
-                for (long k = 0; k < n; k++)
-                    a[k] = val(g->myrow * g->npcol + g->mycol, k) * 1.000000001 + 1e-7 * k;
-                Cdgsum2d(g->ctxt, sc, " ", (int)n, 1, a, (int)n, rd, cd);
-                if (dest < 0 || me == dest)
-                    CHECK(memcmp(first, a, (size_t)n * sizeof *a) == 0, "dgsum2d scope %c dest %d not repeatable",
-                          scope, dest);
-                /* AMX without locations: element k's largest |value| */
-                for (long k = 0; k < n; k++)
-                    a[k] = val(g->myrow * g->npcol + g->mycol, k);
-                Cdgamx2d(g->ctxt, sc, " ", (int)n, 1, a, (int)n, NULL, NULL, -1, rd, cd);
-                if (dest < 0 || me == dest) {
-                    long bad = 0;
-                    for (long k = 0; k < n; k++) {
-                        double best = 0;
-                        int have = 0;
-                        for (int q = 0; q < np; q++) {
-                            int r, c;
-                            coords(g, scope, q, &r, &c);
-                            double v = val(r * g->npcol + c, k);
-                            if (!have || fabs(v) > fabs(best) || (fabs(v) == fabs(best) && v > best))
-                                best = v, have = 1;
-                        }
-                        bad += a[k] != best;
-                    }
-                    CHECK(bad == 0, "dgamx2d scope %c dest %d, %ld elements: %ld wrong", scope, dest, n, bad);
-                }
+    long max = (long)(MAX_BYTES / esz), start = 1;
+    int n = 0;
+    *wanted = 0;
+    const blx_topology *prev = choice(op, np, esz, splittable);
+    for (long k = 2; k <= max + 1; k++) {
+        const blx_topology *t = k <= max ? choice(op, np, (size_t)k * esz, splittable) : NULL;
+        *wanted |= prev == want;
+        if (t == prev)
+            continue;
+        if (n + 3 <= MAX_POINTS) {
+            pts[n++] = (start + k - 1) / 2; /* inside the region [start, k) */
+            if (k <= max) {
+                pts[n++] = k - 1;
+                pts[n++] = k;
             }
-            free(a);
-            free(first);
         }
+        prev = t;
+        start = k;
+    }
+    if (n < MAX_POINTS)
+        pts[n++] = max;
+    return n;
+}
+
+/* After one call: the algorithm the registry chose for it ran, once. */
+static void check_ran(const char *what, const blx_topology *t, unsigned long before)
+{
+    CHECK(blx_topology_runs(t) == before + 1, "%s: %s ran %lu times instead of once", what, t->name,
+          blx_topology_runs(t) - before);
+}
+
+static long check_bcast_data(const double *a, int layout, int m, int cols, int lda, int src, int is_source)
+{
+    long bad = 0;
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < lda; i++) {
+            size_t k = (size_t)i + (size_t)j * lda;
+            int inside = i < m && (layout < 2 || in_shape('L', 'N', m, cols, i, j));
+            double want = (inside || is_source) ? val(src, (long)k) : -9999.0;
+            bad += a[k] != want;
+        }
+    return bad;
+}
+
+/* One broadcast of about n doubles from member 'root': layout 0 contiguous,
+ * 1 with LDA > M, 2 a lower trapezoid. */
+static void bcast_one(const grid *g, char scope, int root, long n, int layout)
+{
+    char sc[] = {scope, 0};
+    int np = scope_size(g, scope), me = scope_me(g, scope), r, c;
+    int m = layout == 0 ? (int)n : 509, cols = layout == 0 ? 1 : (int)((n + 508) / 509);
+    int lda = layout == 1 ? m + 5 : m;
+    size_t cells = (size_t)lda * cols;
+    double *a = malloc(cells * sizeof *a);
+    coords(g, scope, root, &r, &c);
+    int src = r * g->npcol + c;
+    for (size_t k = 0; k < cells; k++)
+        a[k] = me == root ? val(src, (long)k) : -9999.0;
+    size_t count = layout < 2 ? (size_t)m * cols : 0;
+    for (int j = 0; layout == 2 && j < cols; j++)
+        for (int i = 0; i < m; i++)
+            count += in_shape('L', 'N', m, cols, i, j);
+    const blx_topology *t = choice(BCAST, np, count * sizeof(double), 1);
+    char what[128];
+    snprintf(what, sizeof what, "broadcast scope %c from %d, %zu doubles, layout %d", scope, root, count, layout);
+    unsigned long before = blx_topology_runs(t);
+    if (layout < 2 && me == root)
+        Cdgebs2d(g->ctxt, sc, " ", m, cols, a, lda);
+    else if (layout < 2)
+        Cdgebr2d(g->ctxt, sc, " ", m, cols, a, lda, r, c);
+    else if (me == root)
+        Cdtrbs2d(g->ctxt, sc, " ", "L", "N", m, cols, a, lda);
+    else
+        Cdtrbr2d(g->ctxt, sc, " ", "L", "N", m, cols, a, lda, r, c);
+    check_ran(what, t, before);
+    long bad = check_bcast_data(a, layout, m, cols, lda, src, me == root);
+    CHECK(bad == 0, "%s: %ld wrong", what, bad);
+    free(a);
+}
+
+static void bcasts(const grid *g, char scope)
+{
+    int np = scope_size(g, scope), wanted;
+    long pts[MAX_POINTS];
+    int n = test_points(BCAST, np, sizeof(double), 1, pts, &blx_topo_scatter_allgather, &wanted);
+    CHECK(np < 3 || wanted, "scope %c of %d: the default never chooses %s up to %zu bytes", scope, np,
+          blx_topo_scatter_allgather.name, MAX_BYTES);
+    for (int p = 0; p < n; p++) {
+        int roots[3] = {0, 1 % np, np - 1};
+        for (int k = 0; k < 3; k++) {
+            if (k > 0 && roots[k] == roots[k - 1])
+                continue;
+            int layout = (p % 2 == 0) ? (p / 2 + k) % 3 : 0; /* inside a region: every layout in turn */
+            bcast_one(g, scope, roots[k], pts[p], layout);
+        }
+    }
+}
+
+/* ZGSUM2D of exact values to member 'dest' (-1: everywhere), n complex. */
+static void zsum_one(const grid *g, char scope, int dest, long n)
+{
+    char sc[] = {scope, 0}, what[128];
+    int np = scope_size(g, scope), me = scope_me(g, scope), rd = -1, cd = -1;
+    if (dest >= 0)
+        coords(g, scope, dest, &rd, &cd);
+    double *a = malloc((size_t)n * 2 * sizeof *a);
+    int mine = g->myrow * g->npcol + g->mycol;
+    for (long k = 0; k < 2 * n; k++)
+        a[k] = val(mine, k);
+    const blx_topology *t = choice(dest < 0 ? ALLREDUCE : REDUCE, np, (size_t)n * 16, 1);
+    snprintf(what, sizeof what, "zgsum2d scope %c dest %d, %ld elements", scope, dest, n);
+    unsigned long before = blx_topology_runs(t);
+    Czgsum2d(g->ctxt, sc, " ", (int)n, 1, a, (int)n, rd, cd);
+    check_ran(what, t, before);
+    long bad = 0;
+    for (long k = 0; k < 2 * n; k++) {
+        double want = val(mine, k); /* a non-destination's A is lent read-only */
+        if (dest < 0 || me == dest) {
+            want = 0;
+            for (int q = 0; q < np; q++)
+                want += val(vpid_of(g, scope, q), k);
+        }
+        bad += a[k] != want;
+    }
+    CHECK(bad == 0, "%s: %ld wrong", what, bad);
+    free(a);
+}
+
+/* DGSUM2D twice, the members entering at staggered times: the same bits. */
+static void repeat_one(const grid *g, char scope, int dest, long n)
+{
+    char sc[] = {scope, 0};
+    int np = scope_size(g, scope), me = scope_me(g, scope), rd = -1, cd = -1;
+    if (dest >= 0)
+        coords(g, scope, dest, &rd, &cd);
+    double *a = malloc((size_t)n * sizeof *a), *first = malloc((size_t)n * sizeof *a);
+    int mine = g->myrow * g->npcol + g->mycol;
+    for (int run = 0; run < 2; run++) {
+        for (long k = 0; k < n; k++)
+            a[k] = val(mine, k) * 1.000000001 + 1e-7 * k;
+        if (run == 1 && me % 3 == 1)
+            nanosleep(&(struct timespec){0, 30000000}, NULL);
+        Cdgsum2d(g->ctxt, sc, " ", (int)n, 1, a, (int)n, rd, cd);
+        if (run == 0)
+            memcpy(first, a, (size_t)n * sizeof *a);
+    }
+    if (dest < 0 || me == dest)
+        CHECK(memcmp(first, a, (size_t)n * sizeof *a) == 0, "dgsum2d scope %c dest %d (%d members) not repeatable",
+              scope, dest, np);
+    free(a);
+    free(first);
+}
+
+/* DGAMX2D of n doubles, with locations (located) or without: every value
+ * and location against the spec's rule. */
+static void amx_one(const grid *g, char scope, int dest, long n, int located)
+{
+    char sc[] = {scope, 0}, what[128];
+    int np = scope_size(g, scope), me = scope_me(g, scope), rd = -1, cd = -1;
+    if (dest >= 0)
+        coords(g, scope, dest, &rd, &cd);
+    double *a = malloc((size_t)n * sizeof *a);
+    int *ra = located ? malloc((size_t)n * sizeof *ra) : NULL, *ca = located ? malloc((size_t)n * sizeof *ca) : NULL;
+    for (long k = 0; k < n; k++)
+        a[k] = val(g->myrow * g->npcol + g->mycol, k);
+    size_t bytes = (size_t)n * (sizeof(double) + (located ? sizeof(int) : 0));
+    const blx_topology *t = choice(dest < 0 ? ALLREDUCE : REDUCE, np, bytes, !located);
+    snprintf(what, sizeof what, "dgamx2d scope %c dest %d, %ld elements, %s locations", scope, dest, n,
+             located ? "with" : "without");
+    unsigned long before = blx_topology_runs(t);
+    Cdgamx2d(g->ctxt, sc, " ", (int)n, 1, a, (int)n, ra, ca, located ? (int)n : -1, rd, cd);
+    check_ran(what, t, before);
+    long bad = 0;
+    for (long k = 0; (dest < 0 || me == dest) && k < n; k++) {
+        int best = -1; /* member with the largest |value|; ties: smaller distance, or larger value */
+        for (int q = 0; q < np; q++) {
+            double v = val(vpid_of(g, scope, q), k), b = best < 0 ? 0 : val(vpid_of(g, scope, best), k);
+            int dq = dest < 0 ? q : (q - dest + np) % np, db = dest < 0 ? best : (best - dest + np) % np;
+            int tie_wins = located ? dq < db : v > b;
+            if (best < 0 || fabs(v) > fabs(b) || (fabs(v) == fabs(b) && tie_wins))
+                best = q;
+        }
+        int br, bc;
+        coords(g, scope, best, &br, &bc);
+        bad += a[k] != val(vpid_of(g, scope, best), k);
+        bad += located && (ra[k] != br || ca[k] != bc);
+    }
+    CHECK(bad == 0, "%s: %ld wrong", what, bad);
+    free(a);
+    free(ra);
+    free(ca);
+}
+
+static void combines(const grid *g, char scope)
+{
+    int np = scope_size(g, scope), wanted;
+    long pts[MAX_POINTS];
+    for (enum op op = ALLREDUCE; op <= REDUCE; op++) {
+        int dests[4] = {-1, 0, 1 % np, np - 1}, first = op == ALLREDUCE ? 0 : 1, last = op == ALLREDUCE ? 0 : 3;
+        int n = test_points(op, np, 16, 1, pts, &blx_topo_rabenseifner, &wanted);
+        CHECK(np < (op == ALLREDUCE ? 2 : 3) || wanted, "scope %c of %d: no %s chooses %s up to %zu bytes", scope, np,
+              op_name[op], blx_topo_rabenseifner.name, MAX_BYTES);
+        for (int p = 0; p < n; p++)
+            for (int d = first; d <= last; d++)
+                if (d == first || dests[d] != dests[d - 1])
+                    zsum_one(g, scope, dests[d], pts[p]);
+        n = test_points(op, np, 8, 1, pts, &blx_topo_rabenseifner, &wanted);
+        for (int p = 0; p < n; p++)
+            for (int d = first; d <= last; d++)
+                if (d == first || dests[d] != dests[d - 1]) {
+                    amx_one(g, scope, dests[d], pts[p], 0);
+                    if (p == n - 1 || p % 3 == 2)
+                        repeat_one(g, scope, dests[d], pts[p]);
+                }
+        /* with locations the vector cannot be cut: the choice must differ */
+        const blx_topology *t = choice(op, np, MAX_BYTES / 12 * 12, 0);
+        CHECK(t != &blx_topo_rabenseifner, "located combines must not be cut: %s chosen", t->name);
+        amx_one(g, scope, dests[last], (long)(MAX_BYTES / 12), 1);
+    }
 }
 
 /* A broadcast only reads the source's matrix: a read-only one works. */
 static void readonly_source(const grid *g)
 {
-    size_t bytes = (size_t)1 << 20, page = 4096;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), bytes = (size_t)1 << 20;
     char *raw = malloc(bytes + page);
     double *a = (double *)(((uintptr_t)raw + page - 1) / page * page);
-    int n = (int)(bytes / sizeof(double));
-    int me = g->mycol, src = g->npcol - 1;
+    int n = (int)(bytes / sizeof(double)), me = g->mycol, src = g->npcol - 1;
     for (int k = 0; k < n; k++)
         a[k] = me == src ? k : -1;
     if (me == src) {
-        mprotect(a, bytes, PROT_READ);
+        CHECK(mprotect(a, bytes, PROT_READ) == 0, "mprotect: the source's matrix is not read-only");
         Cdgebs2d(g->ctxt, "Row", " ", n, 1, a, n);
         mprotect(a, bytes, PROT_READ | PROT_WRITE);
     } else {
@@ -211,12 +352,14 @@ int main(void)
         Cblacs_gridinit(&g.ctxt, "Row", grids[gi].p, grids[gi].q);
         Cblacs_gridinfo(g.ctxt, &g.nprow, &g.npcol, &g.myrow, &g.mycol);
         int member = g.ctxt >= 0;
-        if (member) {
-            bcasts(&g);
-            combines(&g);
-            if (g.nprow == 1)
-                readonly_source(&g);
+        for (const char *s = "RCA"; member && *s; s++) {
+            if (scope_size(&g, *s) == 1)
+                continue; /* nothing runs on a scope of one */
+            bcasts(&g, *s);
+            combines(&g, *s);
         }
+        if (member && g.nprow == 1)
+            readonly_source(&g);
         MPI_Barrier(MPI_COMM_WORLD);
         if (member && grids[gi].p * grids[gi].q == mt_size)
             coherence(&g);
