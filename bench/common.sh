@@ -31,9 +31,13 @@ COMMON_ARGS=("${SIZE_ARGS[@]}" --tops "$TOPS" --reps "$REPS" --target-ms "$TARGE
 MPIRUN_ARGS=(--oversubscribe)
 [ "$(id -u)" = 0 ] && MPIRUN_ARGS+=(--allow-run-as-root)
 
-for bin in blacsbench analyze; do
-    [ -x "$BUILD/bench/$bin" ] || { echo "bench: $BUILD/bench/$bin is missing (make bench-build)" >&2; exit 1; }
-done
+need() { # BINARY... of $BUILD/bench, and python3 for the analysis
+    local bin
+    for bin in "$@"; do
+        [ -x "$BUILD/bench/$bin" ] || { echo "bench: $BUILD/bench/$bin is missing (make bench-build)" >&2; exit 1; }
+    done
+    command -v python3 >/dev/null || { echo "bench: python3 is missing (the analysis needs it)" >&2; exit 1; }
+}
 
 # results/<date-time>, and results/latest -> it
 new_run_dir() {
@@ -69,7 +73,7 @@ run_bench() {
 }
 
 analyze_run() { # DIR
-    "$BUILD/bench/analyze" "$1" --gp bench/plots.gp
+    python3 bench/analyze.py "$1"
     echo
     echo "summary: $1/summary.md"
     echo "plots:   $(cd "$1" && ls ./*.png 2>/dev/null | sed "s|^\./|$1/|" | tr '\n' ' ')"
