@@ -19,8 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 t0=$SECONDS
-mpirun_=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && mpirun_+=(--allow-run-as-root)
+. bench/common.sh
+need blacsbench blacsbench-ref
 analyze() { python3 bench/analyze.py "$@"; }
 
 ok() { passed=$((passed + 1)); printf '  ok    %s\n' "$1"; }
@@ -32,7 +32,7 @@ bad() {
 mpi() { # NP PROGRAM ARGS... (output to $tmp/out)
     local np=$1
     shift
-    timeout -k 5 120 "${mpirun_[@]}" -np "$np" "$@" >"$tmp/out" 2>&1
+    LAUNCH_TIMEOUT=120 launch "$np" "$@" >"$tmp/out" 2>&1
 }
 # lacks FILE WANT...: prints the WANTs that FILE does not contain
 lacks() {

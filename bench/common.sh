@@ -1,6 +1,6 @@
-# bench/common.sh - shared by bench/run.sh and bench/compare.sh (sourced):
-# the options from the environment, the run directory, the mpirun command
-# line, and the analysis.
+# bench/common.sh - sourced by the scripts of bench/: the options from the
+# environment, the run directory, the analysis, and the one place where the
+# mpirun command line is built (launch).
 
 BUILD=${BUILD:-build}
 RESULTS=${RESULTS:-results}
@@ -30,6 +30,15 @@ COMMON_ARGS=("${SIZE_ARGS[@]}" --tops "$TOPS" --reps "$REPS" --target-ms "$TARGE
 
 MPIRUN_ARGS=(--oversubscribe)
 [ "$(id -u)" = 0 ] && MPIRUN_ARGS+=(--allow-run-as-root)
+
+# launch NP ARGS... : runs ARGS (launcher options, then the program) on NP
+# processes; LAUNCH_TIMEOUT=S kills the run after S seconds.
+launch() {
+    local np=$1 pre=()
+    shift
+    [ -n "${LAUNCH_TIMEOUT:-}" ] && pre=(timeout -k 5 "$LAUNCH_TIMEOUT")
+    "${pre[@]}" "$MPIRUN" "${MPIRUN_ARGS[@]}" -np "$np" "$@"
+}
 
 need() { # BINARY... of $BUILD/bench, and python3 for the analysis
     local bin
@@ -68,8 +77,7 @@ write_meta() { # DIR WHAT
 run_bench() {
     local np=$1 bin=$2 base=$3
     shift 3
-    "$MPIRUN" "${MPIRUN_ARGS[@]}" -np "$np" "$bin" "${COMMON_ARGS[@]}" --csv "$base.csv" "$@" 2>&1 |
-        tee -a "$base.log" >&2
+    launch "$np" "$bin" "${COMMON_ARGS[@]}" --csv "$base.csv" "$@" 2>&1 | tee -a "$base.log" >&2
 }
 
 analyze_run() { # DIR
