@@ -12,8 +12,8 @@
 #   SCOPE=A  GRID=PxQ  RESULTS=results  BENCH_ARGS="more blacsbench options"
 
 BENCH_B     := $(B)/bench
-BENCH_FLAGS := $(CFLAGS) $(STD) $(WARN) -Iblacs -Ibench
-BENCH_BINS  := $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref $(BENCH_B)/analyze $(BENCH_B)/test_fit
+BENCH_FLAGS := $(CFLAGS) $(STD) $(WARN) -Iblacs
+BENCH_BINS  := $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref
 
 # One source, two binaries: on this library (found through the rpath, like
 # the examples) and on the reference BLACS inside libscalapack-openmpi.
@@ -27,25 +27,16 @@ $(BENCH_B)/blacsbench-ref: bench/blacsbench.c blacs/blacs.h
 	$(call say,CC-REF,$<)
 	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ref"' -o $@ $< -lscalapack-openmpi -lblas -lm
 
-# The analysis and the fit use no MPI (compiled with the same wrapper and flags).
-$(BENCH_B)/analyze: bench/analyze.c bench/fit.c bench/fit.h
-	@mkdir -p $(dir $@)
-	$(call say,CC,$<)
-	$(Q)$(MPICC) $(BENCH_FLAGS) -o $@ bench/analyze.c bench/fit.c -lm
-
-$(BENCH_B)/test_fit: bench/test_fit.c bench/fit.c bench/fit.h
-	@mkdir -p $(dir $@)
-	$(call say,CC,$<)
-	$(Q)$(MPICC) $(BENCH_FLAGS) -o $@ bench/test_fit.c bench/fit.c -lm
+# The analysis is bench/analyze.py (python3, standard library): nothing to build.
 
 .PHONY: bench bench-compare bench-check bench-build
 
 bench-build: $(BENCH_BINS)
 
-bench: $(BENCH_B)/blacsbench $(BENCH_B)/analyze
+bench: $(BENCH_B)/blacsbench
 	@BUILD=$(B) bash bench/run.sh
 
-bench-compare: $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref $(BENCH_B)/analyze
+bench-compare: $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref
 	@BUILD=$(B) bash bench/compare.sh
 
 bench-check: $(BENCH_BINS)

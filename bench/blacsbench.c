@@ -35,6 +35,7 @@
  * (and makes the barrier skip synchronizing), so that the tests can show
  * that every check fails when it must.
  */
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1616,60 +1617,58 @@ static void parse_args(config *c, int argc, char **argv)
     c->daxpy[0] = 10000;
     c->daxpy[1] = 1000000;
     c->ndaxpy = 2;
-    for (int i = 1; i < argc; i++) {
-        char *opt = argv[i], *val = NULL, *eq = strchr(opt, '=');
-        int flag = !strcmp(opt, "--lawn") || !strcmp(opt, "--re-only") || !strcmp(opt, "--inject-fault") ||
-                   !strcmp(opt, "--quiet") || !strcmp(opt, "--help") || !strcmp(opt, "-h") ||
-                   !strcmp(opt, "--list-series");
-        if (eq) {
-            *eq = 0;
-            val = eq + 1;
-        } else if (!flag) {
-            if (i + 1 >= argc)
-                die("option %s needs a value (see --help)", opt);
-            val = argv[++i];
-        }
-        if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+    /* Long options only (the letters are just switch labels), plus -h. */
+    static const struct option opts[] = {
+        {"series", required_argument, NULL, 's'},   {"sizes", required_argument, NULL, 'z'},
+        {"lawn", no_argument, NULL, 'l'},           {"tops", required_argument, NULL, 't'},
+        {"grid", required_argument, NULL, 'g'},     {"scope", required_argument, NULL, 'o'},
+        {"reps", required_argument, NULL, 'r'},     {"target-ms", required_argument, NULL, 'T'},
+        {"max-reps", required_argument, NULL, 'M'}, {"trials", required_argument, NULL, 'n'},
+        {"re-trials", required_argument, NULL, 'N'}, {"round", required_argument, NULL, 'R'},
+        {"re-only", no_argument, NULL, 'O'},        {"daxpy", required_argument, NULL, 'd'},
+        {"ts-cap", required_argument, NULL, 'C'},   {"set", required_argument, NULL, 'S'},
+        {"mpi", required_argument, NULL, 'm'},      {"impl", required_argument, NULL, 'i'},
+        {"csv", required_argument, NULL, 'c'},      {"inject-fault", no_argument, NULL, 'F'},
+        {"quiet", no_argument, NULL, 'q'},          {"list-series", no_argument, NULL, 'L'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    opterr = 0; /* our messages, through die() */
+    for (int o; (o = getopt_long(argc, argv, "+:h", opts, NULL)) != -1;) {
+        const char *val = optarg;
+        switch (o) {
+        case 'h': {
             int me;
             MPI_Comm_rank(MPI_COMM_WORLD, &me);
             if (me == 0)
                 usage(stdout);
             MPI_Finalize();
             exit(0);
-        } else if (!strcmp(opt, "--list-series")) {
-            c->list = 1;
-        } else if (!strcmp(opt, "--series"))
-            c->series = parse_series(val);
-        else if (!strcmp(opt, "--sizes"))
-            parse_sizes(c, val);
-        else if (!strcmp(opt, "--lawn"))
-            parse_sizes(c, "0:50000d:1000d");
-        else if (!strcmp(opt, "--tops"))
-            parse_tops(c, val);
-        else if (!strcmp(opt, "--grid")) {
+        }
+        case 'L': c->list = 1; break;
+        case 's': c->series = parse_series(val); break;
+        case 'z': parse_sizes(c, val); break;
+        case 'l': parse_sizes(c, "0:50000d:1000d"); break;
+        case 't': parse_tops(c, val); break;
+        case 'g':
             if (sscanf(val, "%dx%d", &c->P, &c->Q) != 2 || c->P < 1 || c->Q < 1)
                 die("bad grid '%s' (PxQ)", val);
-        } else if (!strcmp(opt, "--scope")) {
+            break;
+        case 'o':
             c->scope = (char)(val[0] >= 'a' ? val[0] - 32 : val[0]);
             if (!strchr("ARC", c->scope) || !c->scope)
                 die("bad scope '%s' (A, R or C)", val);
-        } else if (!strcmp(opt, "--reps"))
-            c->reps = !strcmp(val, "auto") ? 0 : parse_int(val, "reps", 1);
-        else if (!strcmp(opt, "--target-ms")) {
+            break;
+        case 'r': c->reps = !strcmp(val, "auto") ? 0 : parse_int(val, "reps", 1); break;
+        case 'T':
             c->target_ms = strtod(val, NULL);
             if (c->target_ms <= 0)
                 die("bad target '%s'", val);
-        } else if (!strcmp(opt, "--max-reps"))
-            c->max_reps = parse_int(val, "max-reps", 1);
-        else if (!strcmp(opt, "--trials"))
-            c->trials = parse_int(val, "trials", 1);
-        else if (!strcmp(opt, "--re-trials"))
-            c->re_trials = parse_int(val, "re-trials", 0);
-        else if (!strcmp(opt, "--round"))
-            c->round = parse_int(val, "round", 0);
-        else if (!strcmp(opt, "--re-only"))
-            c->re_only = 1;
-        else if (!strcmp(opt, "--daxpy")) {
+            break;
+        case 'M': c->max_reps = parse_int(val, "max-reps", 1); break;
+        case 'n': c->trials = parse_int(val, "trials", 1); break;
+        case 'N': c->re_trials = parse_int(val, "re-trials", 0); break;
+        case 'R': c->round = parse_int(val, "round", 0); break;
+        case 'O': c->re_only = 1; break;
+        case 'd': {
             char *copy = strdup(val), *save = NULL;
             c->ndaxpy = 0;
             for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -1678,25 +1677,25 @@ static void parse_args(config *c, int argc, char **argv)
                 c->daxpy[c->ndaxpy++] = parse_int(t, "DAXPY length", 0);
             }
             free(copy);
-        } else if (!strcmp(opt, "--ts-cap"))
-            c->ts_cap = parse_amount(val, "ts-cap");
-        else if (!strcmp(opt, "--set"))
-            parse_set(c, val);
-        else if (!strcmp(opt, "--mpi")) {
+            break;
+        }
+        case 'C': c->ts_cap = parse_amount(val, "ts-cap"); break;
+        case 'S': parse_set(c, val); break;
+        case 'm':
             c->mpi_mode = !strcmp(val, "yes") ? MPI_YES : !strcmp(val, "no") ? MPI_NO : !strcmp(val, "only") ? MPI_ONLY : -1;
             if (c->mpi_mode < 0)
                 die("bad --mpi '%s' (yes, no, only)", val);
-        } else if (!strcmp(opt, "--impl"))
-            c->impl = val;
-        else if (!strcmp(opt, "--csv"))
-            c->csv = val;
-        else if (!strcmp(opt, "--inject-fault"))
-            c->inject = 1;
-        else if (!strcmp(opt, "--quiet"))
-            c->quiet = 1;
-        else
-            die("unknown option '%s' (see --help)", opt);
+            break;
+        case 'i': c->impl = val; break;
+        case 'c': c->csv = val; break;
+        case 'F': c->inject = 1; break;
+        case 'q': c->quiet = 1; break;
+        case ':': die("option %s needs a value (see --help)", argv[optind - 1]);
+        default: die("unknown option '%s' (see --help)", argv[optind - 1]);
+        }
     }
+    if (optind < argc)
+        die("unknown option '%s' (see --help)", argv[optind]);
 }
 
 /* ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/check.sh - `make bench-check`: tests of the benchmark suite (< 1 min).
 #
-#   1. fit: bench/test_fit (exact lines, a hand-computed fit, LAWN's RE)
+#   1. the analysis' fits and LAWN's RE on synthetic data with known answers
 #   2. every series, tiny sizes, 2 and 4 processes, this library and the
 #      reference BLACS (+ raw MPI): exit 0 with every data check passing,
 #      and the CSV complete; row/column scopes on 3 and 4 processes
@@ -19,8 +19,9 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 t0=$SECONDS
-mpirun_=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && mpirun_+=(--allow-run-as-root)
+. bench/common.sh
+need blacsbench blacsbench-ref
+analyze() { python3 bench/analyze.py "$@"; }
 
 ok() { passed=$((passed + 1)); printf '  ok    %s\n' "$1"; }
 bad() {
@@ -31,14 +32,52 @@ bad() {
 mpi() { # NP PROGRAM ARGS... (output to $tmp/out)
     local np=$1
     shift
-    timeout -k 5 120 "${mpirun_[@]}" -np "$np" "$@" >"$tmp/out" 2>&1
+    LAUNCH_TIMEOUT=120 launch "$np" "$@" >"$tmp/out" 2>&1
+}
+# lacks FILE WANT...: prints the WANTs that FILE does not contain
+lacks() {
+    local f=$1 w
+    shift
+    for w; do grep -qF -- "$w" "$f" 2>/dev/null || printf ' [%s]' "$w"; done
 }
 
 ALL=$("$bin/blacsbench" --list-series | tr '\n' ' ')
 TINY=(--sizes 8,200,4K,64K --trials 1 --re-trials 2 --reps 2 --daxpy 100 --quiet)
 
-echo "bench-check: 1. least-squares fit and RE"
-if "$bin/test_fit" >"$tmp/out" 2>&1; then ok "test_fit"; else bad "test_fit" "$tmp/out"; fi
+echo "bench-check: 1. least-squares fits and RE on known data"
+# One curve per case (op), N in doubles:
+#   exact     T = 212 + 0.2049 N, N = 0..50000 every 1000 (LAWN's range)
+#   negalpha  T = -159 + 1.4787 N (a negative alpha is a legal answer)
+#   hand      N = 0,0,2,2,2, T = 1,3,5,7,9: mean N 1.2, mean T 5, Sxx 4.8, Sxy 12,
+#             so beta 2.5, alpha 2; RE from N = 2 only (N = 0 never counts): 4/7
+#   re        N = 0 x4 (wide spread, never counts), 1000 x3 (10,12,11: 18.2%),
+#             5000 x4 (100,100,100,104: 4/101): RE uses the largest sets, 4.0
+#   same      one N three times: no line, RE 0.0
+fit=$tmp/fit
+mkdir -p "$fit"
+awk 'BEGIN {
+    print "impl,series,op,top,np,grid,bytes,reps,trial,t_us,t_src_us"
+    row = "ours,tc,%s,-,2,1x2,%d,1,%d,%.6f,\n"
+    for (i = 0; i <= 50; i++) printf row, "exact", 8000 * i, 1, 212 + 0.2049 * 1000 * i
+    for (i = 1; i <= 50; i++) printf row, "negalpha", 8000 * i, 1, -159 + 1.4787 * 1000 * i
+    split("0 0 2 2 2", hx, " "); split("1 3 5 7 9", hy, " ")
+    for (i = 1; i <= 5; i++) printf row, "hand", 8 * hx[i], i, hy[i]
+    split("0 0 0 0 1000 1000 1000 2000 3000 5000 5000 5000 5000", rn, " ")
+    split("1 50 9 30 10 12 11 20 30 100 100 100 104", rt, " ")
+    for (i = 1; i <= 13; i++) printf row, "re", 8 * rn[i], i, rt[i]
+    for (i = 1; i <= 3; i++) printf row, "same", 64, i, 7 }' >"$fit/fit.csv"
+want=("| ours | exact | - | 2 | 1x2 | 212 | 0.2049 | - | 51 |" "| ours | negalpha | - | 2 | 1x2 | -159 | 1.479 | - | 50 |"
+      "| ours | hand | - | 2 | 1x2 | 2 | 2.5 | 57.1 | 5 |" "| ours | re | - | 2 | 1x2 | 8.02 | 0.01688 | 4.0 | 13 |"
+      "| ours | same | - | 2 | 1x2 | - | - | 0.0 | 3 |")
+if analyze "$fit" --no-plots >"$tmp/out" 2>&1; then
+    missing=$(lacks "$fit/summary.md" "${want[@]}")
+    if [ -z "$missing" ]; then ok "alpha, beta and RE of 5 known cases"; else bad "fit table lacks:$missing" "$fit/summary.md"; fi
+    # the comparison itself must catch a wrong answer (beta 0.2048)
+    if [ -n "$(lacks "$fit/summary.md" "${want[0]/0.2049/0.2048}")" ]; then ok "a wrong expected value is caught"
+    else bad "a wrong expected value went unnoticed"; fi
+else
+    bad "analyze on the known cases" "$tmp/out"
+fi
 
 echo "bench-check: 2. every series on tiny sizes, data verified"
 run=$tmp/run
@@ -111,19 +150,16 @@ for s in $ALL; do
 done
 
 echo "bench-check: 4. analysis of the tiny run"
-if "$bin/analyze" "$run" --gp bench/plots.gp >"$tmp/out" 2>&1; then
+if analyze "$run" >"$tmp/out" 2>&1; then
     ok "analyze exits 0"
 else
     bad "analyze" "$tmp/out"
 fi
 sum=$run/summary.md
-missing=""
-for h in "## Key numbers" "### T_c (one-way" "### Broadcast: source and maximum" "### Combine: DGSUM2D" \
+missing=$(lacks "$sum" "## Key numbers" "### T_c (one-way" "### Broadcast: source and maximum" "### Combine: DGSUM2D" \
     "## Least-squares fits" "### tc" "### bcast" "### comb" "### overlap" "### transpose" "## Ratios ours/ref" \
     "## Ratios ours/mpi" "#### bcast all, np=4, grid 1x4: ours/ref" "#### echo, np=4, grid 1x4: ours/mpi" \
-    "| 4 | ' ' | 64 KiB |" "skipped (the grid is not square"; do
-    grep -qF -- "$h" "$sum" 2>/dev/null || missing+=" [$h]"
-done
+    "| 4 | ' ' | 64 KiB |" "skipped (the grid is not square")
 if [ -s "$sum" ] && [ -z "$missing" ]; then ok "summary.md: key, fit and ratio tables"; else bad "summary.md lacks:$missing"; fi
 missing=""
 for np in 2 4; do
@@ -149,13 +185,10 @@ awk 'BEGIN {
         for (d = -rep; d <= rep; d++)
             printf "%s,tc,tc,-,2,1x2,%d,10,%d,%.6f,\n", impl, 8 * N[i], d + 2, t * (1 + 0.1 * d)
     } }' >"$syn/synthetic.csv"
-if "$bin/analyze" "$syn" --gp bench/plots.gp >"$tmp/out" 2>&1; then
-    missing=""
-    for want in "| ours | tc | - | 2 | 1x2 | 1 | 1 | 20.0 | 10 |" "| ref | tc | - | 2 | 1x2 | 2 | 2 | 20.0 | 10 |" \
-        "| mpi | tc | - | 2 | 1x2 | 0.5 | 0.5 | - | 6 |" "| 2 | 8 B | 2.00 | 4.00 | 1.00 | 0.50 | 2.00 |" \
-        "| 8000 B | 0.50 |" "| 8000 B | 2.00 |" "| 64 KiB | 0.50 |"; do
-        grep -qF -- "$want" "$syn/summary.md" || missing+=" [$want]"
-    done
+if analyze "$syn" >"$tmp/out" 2>&1; then
+    missing=$(lacks "$syn/summary.md" "| ours | tc | - | 2 | 1x2 | 1 | 1 | 20.0 | 10 |" \
+        "| ref | tc | - | 2 | 1x2 | 2 | 2 | 20.0 | 10 |" "| mpi | tc | - | 2 | 1x2 | 0.5 | 0.5 | - | 6 |" \
+        "| 2 | 8 B | 2.00 | 4.00 | 1.00 | 0.50 | 2.00 | 0.50 |" "| 8000 B | 0.50 |" "| 8000 B | 2.00 |" "| 64 KiB | 0.50 |")
     for png in tc-np2 ratio-ref-np2 ratio-mpi-np2; do # a run of one series plots too
         [ -s "$syn/$png.png" ] || missing+=" $png.png"
     done

@@ -1,6 +1,6 @@
-# bench/common.sh - shared by bench/run.sh and bench/compare.sh (sourced):
-# the options from the environment, the run directory, the mpirun command
-# line, and the analysis.
+# bench/common.sh - sourced by the scripts of bench/: the options from the
+# environment, the run directory, the analysis, and the one place where the
+# mpirun command line is built (launch).
 
 BUILD=${BUILD:-build}
 RESULTS=${RESULTS:-results}
@@ -31,9 +31,22 @@ COMMON_ARGS=("${SIZE_ARGS[@]}" --tops "$TOPS" --reps "$REPS" --target-ms "$TARGE
 MPIRUN_ARGS=(--oversubscribe)
 [ "$(id -u)" = 0 ] && MPIRUN_ARGS+=(--allow-run-as-root)
 
-for bin in blacsbench analyze; do
-    [ -x "$BUILD/bench/$bin" ] || { echo "bench: $BUILD/bench/$bin is missing (make bench-build)" >&2; exit 1; }
-done
+# launch NP ARGS... : runs ARGS (launcher options, then the program) on NP
+# processes; LAUNCH_TIMEOUT=S kills the run after S seconds.
+launch() {
+    local np=$1 pre=()
+    shift
+    [ -n "${LAUNCH_TIMEOUT:-}" ] && pre=(timeout -k 5 "$LAUNCH_TIMEOUT")
+    "${pre[@]}" "$MPIRUN" "${MPIRUN_ARGS[@]}" -np "$np" "$@"
+}
+
+need() { # BINARY... of $BUILD/bench, and python3 for the analysis
+    local bin
+    for bin in "$@"; do
+        [ -x "$BUILD/bench/$bin" ] || { echo "bench: $BUILD/bench/$bin is missing (make bench-build)" >&2; exit 1; }
+    done
+    command -v python3 >/dev/null || { echo "bench: python3 is missing (the analysis needs it)" >&2; exit 1; }
+}
 
 # results/<date-time>, and results/latest -> it
 new_run_dir() {
@@ -64,12 +77,11 @@ write_meta() { # DIR WHAT
 run_bench() {
     local np=$1 bin=$2 base=$3
     shift 3
-    "$MPIRUN" "${MPIRUN_ARGS[@]}" -np "$np" "$bin" "${COMMON_ARGS[@]}" --csv "$base.csv" "$@" 2>&1 |
-        tee -a "$base.log" >&2
+    launch "$np" "$bin" "${COMMON_ARGS[@]}" --csv "$base.csv" "$@" 2>&1 | tee -a "$base.log" >&2
 }
 
 analyze_run() { # DIR
-    "$BUILD/bench/analyze" "$1" --gp bench/plots.gp
+    python3 bench/analyze.py "$1"
     echo
     echo "summary: $1/summary.md"
     echo "plots:   $(cd "$1" && ls ./*.png 2>/dev/null | sed "s|^\./|$1/|" | tr '\n' ' ')"

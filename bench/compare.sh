@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/common.sh
-[ -x "$BUILD/bench/blacsbench-ref" ] || { echo "bench: $BUILD/bench/blacsbench-ref is missing" >&2; exit 1; }
+need blacsbench blacsbench-ref
 
 out=$(new_run_dir)
 write_meta "$out" "make bench-compare (bench/compare.sh): ours and ref alternately, + raw MPI"

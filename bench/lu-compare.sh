@@ -7,21 +7,20 @@
 #   scalapack (our BLACS): the same binary with this library preloaded
 #   lu:                    examples/lu on this library
 set -eu
+. "$(dirname "$0")/common.sh" # launch
 trials=${1:-5} n=${2:-2000} nb=${3:-64} p=${4:-2} q=${5:-2}
-b=${BUILD:-build}
+b=$BUILD
 lib=$(readlink -f "$b/libblacs.so")
 np=$((p * q))
-mpirun_=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && mpirun_+=(--allow-run-as-root)
 args=(--n "$n" --nb "$nb" --p "$p" --q "$q")
 declare -A all
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 gf() { grep -Eo 'gflops=[0-9.]+' | cut -d= -f2; }
 echo "N=$n NB=$nb grid=${p}x${q}, $trials trials, alternating"
 for t in $(seq "$trials"); do
-    r1=$("${mpirun_[@]}" -np "$np" "$b/bench/pdgesv_lu" "${args[@]}" | tee /dev/stderr | gf)
-    r2=$("${mpirun_[@]}" -np "$np" -x LD_PRELOAD="$lib" "$b/bench/pdgesv_lu" "${args[@]}" | tee /dev/stderr | gf)
-    r3=$("${mpirun_[@]}" -np "$np" "$b/examples/lu" "${args[@]}" | tail -1 | tee /dev/stderr | gf)
+    r1=$(launch "$np" "$b/bench/pdgesv_lu" "${args[@]}" | tee /dev/stderr | gf)
+    r2=$(launch "$np" -x LD_PRELOAD="$lib" "$b/bench/pdgesv_lu" "${args[@]}" | tee /dev/stderr | gf)
+    r3=$(launch "$np" "$b/examples/lu" "${args[@]}" | tail -1 | tee /dev/stderr | gf)
     all[ref]+="$r1 " all[ours]+="$r2 " all[lu]+="$r3 "
 done 2>&1
 m1=$(median ${all[ref]}) m2=$(median ${all[ours]}) m3=$(median ${all[lu]})

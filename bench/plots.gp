@@ -1,4 +1,4 @@
-# bench/plots.gp - common settings of the benchmark plots.  bench/analyze
+# bench/plots.gp - common settings of the benchmark plots.  bench/analyze.py
 # writes one script per plot into RUN_DIR/plots/, each setting W and H (the
 # size in pixels) and then loading this file; RUN_DIR/plots/*.gp can be
 # edited and re-run by hand from RUN_DIR: gnuplot plots/tc-np2.gp

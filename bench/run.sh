@@ -15,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/common.sh
+need blacsbench
 
 out=$(new_run_dir)
 write_meta "$out" "make bench (bench/run.sh): ours + raw MPI"
