@@ -40,7 +40,7 @@ void blx_tree_chain(blx_tree *t, int from, int first, int len, int dir, int step
     }
 }
 
-blx_tree *blx_tree_build(int np, blx_tree_shape shape, char key, int param)
+static blx_tree *tree_alloc(int np)
 {
     blx_tree *t = calloc(1, sizeof *t);
     if (t == NULL)
@@ -50,39 +50,41 @@ blx_tree *blx_tree_build(int np, blx_tree_shape shape, char key, int param)
     t->step = calloc((size_t)np, sizeof *t->step);
     t->first = calloc((size_t)np + 1, sizeof *t->first);
     t->kids = malloc((size_t)(np > 1 ? np - 1 : 1) * sizeof *t->kids);
-    int *order = malloc((size_t)(np > 1 ? np - 1 : 1) * sizeof *order);
-    if (!t->parent || !t->step || !t->first || !t->kids || !order) {
-        free(order);
+    if (!t->parent || !t->step || !t->first || !t->kids) {
         blx_tree_free(t);
         return NULL;
     }
     for (int r = 0; r < np; r++)
-        t->parent[r] = -2;
+        t->parent[r] = -2; /* not reached yet */
     t->parent[0] = -1;
-    shape(t, key, param);
+    return t;
+}
 
-    /* A spanning tree: np - 1 edges, every node but the root has a parent
-     * that receives strictly earlier (so there is no cycle). */
-    int ok = t->nedges == np - 1;
-    for (int r = 1; ok && r < np; r++)
+/* A spanning tree: np - 1 edges, every node but the root has a parent that
+ * receives strictly earlier (so there is no cycle). */
+static int spanning(const blx_tree *t)
+{
+    int ok = t->nedges == t->np - 1;
+    for (int r = 1; ok && r < t->np; r++)
         ok = t->parent[r] >= 0 && t->step[r] > t->step[t->parent[r]];
-    if (!ok) {
-        free(order);
-        blx_tree_free(t);
-        return NULL;
-    }
+    return ok;
+}
 
-    /* Group children by parent, keeping each parent's send order. */
+/* Groups the children (recorded in emission order) by parent, keeping each
+ * parent's send order; 0, or -1 if out of memory. */
+static int group_by_parent(blx_tree *t)
+{
+    int np = t->np;
+    int *order = malloc((size_t)(np > 1 ? np - 1 : 1) * sizeof *order), *fill = calloc((size_t)np, sizeof *fill);
+    if (order == NULL || fill == NULL) {
+        free(order);
+        free(fill);
+        return -1;
+    }
     for (int e = 0; e < np - 1; e++)
         t->first[t->parent[t->kids[e]] + 1]++;
     for (int r = 0; r < np; r++)
         t->first[r + 1] += t->first[r];
-    int *fill = calloc((size_t)np, sizeof *fill);
-    if (fill == NULL) {
-        free(order);
-        blx_tree_free(t);
-        return NULL;
-    }
     for (int e = 0; e < np - 1; e++) {
         int c = t->kids[e], p = t->parent[c];
         order[t->first[p] + fill[p]++] = c;
@@ -90,17 +92,18 @@ blx_tree *blx_tree_build(int np, blx_tree_shape shape, char key, int param)
     free(fill);
     free(t->kids);
     t->kids = order;
-    /* depth, by a breadth-first walk from the root (the queue is 'depth''s twin) */
-    int *depth = calloc((size_t)np, sizeof *depth), *queue = malloc((size_t)np * sizeof *queue);
-    if (depth == NULL || queue == NULL) {
-        free(depth);
-        free(queue);
-        blx_tree_free(t);
-        return NULL;
-    }
-    int head = 0, tail = 0;
-    queue[tail++] = 0;
-    while (head < tail) {
+    return 0;
+}
+
+/* depth and nsteps, by a breadth-first walk from the root; 0, or -1 if out
+ * of memory. */
+static int measure(blx_tree *t)
+{
+    int *depth = calloc((size_t)t->np, sizeof *depth), *queue = malloc((size_t)t->np * sizeof *queue);
+    int head = 0, tail = 0, ok = depth != NULL && queue != NULL;
+    if (ok)
+        queue[tail++] = 0;
+    while (ok && head < tail) {
         int r = queue[head++];
         for (int e = t->first[r]; e < t->first[r + 1]; e++) {
             depth[t->kids[e]] = depth[r] + 1;
@@ -111,6 +114,19 @@ blx_tree *blx_tree_build(int np, blx_tree_shape shape, char key, int param)
     }
     free(queue);
     free(depth);
+    return ok ? 0 : -1;
+}
+
+blx_tree *blx_tree_build(int np, blx_tree_shape shape, char key, int param)
+{
+    blx_tree *t = tree_alloc(np);
+    if (t == NULL)
+        return NULL;
+    shape(t, key, param);
+    if (!spanning(t) || group_by_parent(t) != 0 || measure(t) != 0) {
+        blx_tree_free(t);
+        return NULL;
+    }
     return t;
 }
 
