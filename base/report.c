@@ -37,9 +37,8 @@ static void report(const char *kind, const char *file, int line, int ctxt, const
     if (blx_mpi_up())
         MPI_Comm_rank(MPI_COMM_WORLD, &pnum);
     fflush(stdout);
-    fprintf(stderr, "BLACS %s '%s%s%s'\nfrom {%d,%d}, pnum=%d, Contxt=%d, on line %d of file '%s'.\n\n",
-            kind, routine ? routine : "", routine ? ": " : "", text, row, col, pnum, ctxt, line,
-            file);
+    fprintf(stderr, "BLACS %s '%s%s%s'\nfrom {%d,%d}, pnum=%d, Contxt=%d, on line %d of file '%s'.\n\n", kind,
+            routine ? routine : "", routine ? ": " : "", text, row, col, pnum, ctxt, line, file);
     fflush(stderr);
 }
 

@@ -45,14 +45,12 @@ BLX_INTERNAL void blx_report_set_hook(const blx_report_hook *hook);
 /* Coordinates of a peer, through the hook ({-1,-1} without one). */
 BLX_INTERNAL void blx_report_peer(int ctxt, int rank, int *row, int *col);
 
-BLX_INTERNAL BLX_NORETURN void blx_fatal_at(const char *file, int line, int ctxt,
-                                            const char *routine, const char *fmt, ...)
+BLX_INTERNAL BLX_NORETURN void blx_fatal_at(const char *file, int line, int ctxt, const char *routine,
+                                            const char *fmt, ...) BLX_PRINTF(5, 6);
+BLX_INTERNAL void blx_warn_at(const char *file, int line, int ctxt, const char *routine, const char *fmt, ...)
     BLX_PRINTF(5, 6);
-BLX_INTERNAL void blx_warn_at(const char *file, int line, int ctxt, const char *routine,
-                              const char *fmt, ...) BLX_PRINTF(5, 6);
 /* An MPI call failed: report its error string. */
-BLX_INTERNAL BLX_NORETURN void blx_fatal_mpi(int ctxt, const char *routine, int rc,
-                                             const char *call);
+BLX_INTERNAL BLX_NORETURN void blx_fatal_mpi(int ctxt, const char *routine, int rc, const char *call);
 
 #define blx_fatal(ctxt, routine, ...) blx_fatal_at(__FILE__, __LINE__, ctxt, routine, __VA_ARGS__)
 #define blx_warn(ctxt, routine, ...) blx_warn_at(__FILE__, __LINE__, ctxt, routine, __VA_ARGS__)

@@ -54,8 +54,8 @@
 #endif
 
 enum { TAG_P2P = 11, TAG_READY, TAG_STOP, TAG_N, TAG_S, TAG_E, TAG_W };
-enum { T_ROOT, T_MAX };              /* whose time a row reports */
-enum { MPI_NO, MPI_YES, MPI_ONLY };  /* which variants run */
+enum { T_ROOT, T_MAX };             /* whose time a row reports */
+enum { MPI_NO, MPI_YES, MPI_ONLY }; /* which variants run */
 enum { OV_SYNC, OV_OVERLAP, OV_COMPUTE };
 
 #define MAX_SIZES 512
@@ -72,22 +72,22 @@ typedef struct {
     size_t sizes[MAX_SIZES];
     int nsizes;
     char tops[24];
-    int P, Q;          /* matrix-kernel grid; 0 = squarest */
-    char scope;        /* 'A', 'R' or 'C': scope of bcast, bcast1, comb */
-    int reps;          /* > 0 fixed; 0 adaptive */
-    double target_ms;  /* adaptive: one timing takes about this long */
+    int P, Q;         /* matrix-kernel grid; 0 = squarest */
+    char scope;       /* 'A', 'R' or 'C': scope of bcast, bcast1, comb */
+    int reps;         /* > 0 fixed; 0 adaptive */
+    double target_ms; /* adaptive: one timing takes about this long */
     int max_reps;
     int trials, re_trials, round, re_only;
     long daxpy[16];
     int ndaxpy;
-    size_t ts_cap;     /* T_s: reps * bytes in flight at most */
+    size_t ts_cap; /* T_s: reps * bytes in flight at most */
     int mpi_mode, inject, quiet, list;
     int set_what[4], set_val[4], nset; /* --set: BLACS_SET codes 11-14 on every grid */
-    unsigned long series; /* bit i: SERIES[i] selected */
+    unsigned long series;              /* bit i: SERIES[i] selected */
 } config;
 
 typedef struct {
-    int ctxt;                  /* BLACS context; -1 outside the grid */
+    int ctxt; /* BLACS context; -1 outside the grid */
     int P, Q, myrow, mycol;
     int me, np;                /* rank in comm (= blacs_pnum), size of the grid */
     MPI_Comm comm;             /* dup of the grid's communicator: raw MPI runs here */
@@ -857,16 +857,16 @@ static double run_guard(job *j, int reps)
             mrecv(j, &a[1], nl, 1, ld, W, TAG_E, &rq[2]);
             mrecv(j, &a[1 + (size_t)(nl + 1) * ld], nl, 1, ld, E, TAG_W, &rq[3]);
         }
-        msend(j, &a[1 + ld], 1, nl, ld, N, TAG_N, &rq[4]);                /* north row */
-        msend(j, &a[nl + ld], 1, nl, ld, S, TAG_S, &rq[5]);               /* south row */
-        msend(j, &a[1 + (size_t)nl * ld], nl, 1, ld, E, TAG_E, &rq[6]);   /* east column */
-        msend(j, &a[1 + ld], nl, 1, ld, W, TAG_W, &rq[7]);                /* west column */
+        msend(j, &a[1 + ld], 1, nl, ld, N, TAG_N, &rq[4]);              /* north row */
+        msend(j, &a[nl + ld], 1, nl, ld, S, TAG_S, &rq[5]);             /* south row */
+        msend(j, &a[1 + (size_t)nl * ld], nl, 1, ld, E, TAG_E, &rq[6]); /* east column */
+        msend(j, &a[1 + ld], nl, 1, ld, W, TAG_W, &rq[7]);              /* west column */
         if (j->mpi) {
             MPI_Waitall(8, rq, MPI_STATUSES_IGNORE);
         } else {
-            mrecv(j, &a[nl + 1 + ld], 1, nl, ld, S, 0, NULL);              /* south guard */
-            mrecv(j, &a[0 + ld], 1, nl, ld, N, 0, NULL);                   /* north guard */
-            mrecv(j, &a[1], nl, 1, ld, W, 0, NULL);                        /* west guard */
+            mrecv(j, &a[nl + 1 + ld], 1, nl, ld, S, 0, NULL);               /* south guard */
+            mrecv(j, &a[0 + ld], 1, nl, ld, N, 0, NULL);                    /* north guard */
+            mrecv(j, &a[1], nl, 1, ld, W, 0, NULL);                         /* west guard */
             mrecv(j, &a[1 + (size_t)(nl + 1) * ld], nl, 1, ld, E, 0, NULL); /* east guard */
         }
     }
@@ -1025,7 +1025,7 @@ static double run_rowcol(job *j, int reps)
     for (int i = 0; i < reps; i++) {
         if (j->param) /* a column: nl x 1, contiguous */
             xbcast(j, v, nl, 1, nl, MPI_DATATYPE_NULL);
-        else          /* a row: 1 x nl with stride nl on the root */
+        else /* a row: 1 x nl with stride nl on the root */
             xbcast(j, v, 1, nl, root ? nl : 1, root && j->mpi ? j->vec : MPI_DATATYPE_NULL);
     }
     return (MPI_Wtime() - t0) / reps;
@@ -1070,7 +1070,8 @@ static void verify(job *j, const char *when)
     if (all == 0)
         return;
     if (j->g->me == 0) {
-        fprintf(stderr, "blacsbench: VERIFY FAILED: %s %s impl=%s top=%c %zu bytes, grid %s, %s: %ld wrong values\n",
+        fprintf(stderr,
+                "blacsbench: VERIFY FAILED: %s %s impl=%s top=%c %zu bytes, grid %s, %s: %ld wrong values\n",
                 j->series, j->op, impl_of(j), top_char(j), j->bytes, j->g->name, when, all);
         fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, 3);
@@ -1128,8 +1129,8 @@ static void emit(job *j, int trial, double tl)
         MPI_Reduce(&tl, &v, 1, MPI_DOUBLE, MPI_MAX, 0, g->comm);
     if (g->me != 0)
         return;
-    fprintf(j->b->csv, "%s,%s,%s,%c,%d,%s,%zu,%d,%d,%.3f,", impl_of(j), j->series, j->op, top_char(j), g->np, g->name,
-            j->bytes, j->reps, trial, v * 1e6);
+    fprintf(j->b->csv, "%s,%s,%s,%c,%d,%s,%zu,%d,%d,%.3f,", impl_of(j), j->series, j->op, top_char(j), g->np,
+            g->name, j->bytes, j->reps, trial, v * 1e6);
     if (j->k->src_time)
         fprintf(j->b->csv, "%.3f", tl * 1e6);
     fputc('\n', j->b->csv);
@@ -1259,7 +1260,10 @@ static void b_tm(bench *b, jobset *js, const char *series, size_t bytes, int n, 
 static void b_bcast(bench *b, jobset *js, const char *series, size_t bytes, int n, int i)
 {
     char scope = b->cfg.scope;
-    job p = proto(b, scope_grid(b), &K_BCAST, series, scope == 'R' ? "row" : scope == 'C' ? "col" : "all",
+    job p = proto(b, scope_grid(b), &K_BCAST, series,
+                  scope == 'R'   ? "row"
+                  : scope == 'C' ? "col"
+                                 : "all",
                   bytes, n, i);
     p.scope = scope;
     p.fixed_reps = !strcmp(series, "bcast1"); /* LAWN 4.4.2: single repetitions */
@@ -1370,7 +1374,10 @@ static const char *need4(const bench *b)
 {
     return b->row.np < 4 ? "needs 4 processes: 0-1 echo while 2-3 exchange" : NULL;
 }
-static const char *need_square(const bench *b) { return b->mat.P != b->mat.Q ? "the grid is not square" : NULL; }
+static const char *need_square(const bench *b)
+{
+    return b->mat.P != b->mat.Q ? "the grid is not square" : NULL;
+}
 
 enum { SZ_VECTOR, SZ_MATRIX, SZ_NONE };
 
@@ -1384,16 +1391,21 @@ static const struct series {
     {"tc", "lawn", b_tc, SZ_VECTOR, need2, "LAWN T_c: echo {0,0} <-> {0,1}; t = round trip / reps / 2"},
     {"ts", "lawn", b_ts, SZ_VECTOR, need2, "LAWN T_s: time to return from a send, {0,0} -> {0,1}"},
     {"tm", "lawn", b_tm, SZ_VECTOR, NULL, "LAWN T_m: malloc + copy + free of the message, rank 0"},
-    {"bcast", "lawn", b_bcast, SZ_VECTOR, NULL, "LAWN broadcast survey per TOP + MPI_Bcast; t = max, t_src = source"},
+    {"bcast", "lawn", b_bcast, SZ_VECTOR, NULL,
+     "LAWN broadcast survey per TOP + MPI_Bcast; t = max, t_src = source"},
     {"bcast1", "lawn", b_bcast, SZ_VECTOR, NULL, "the same with reps = 1 (no pipelining between broadcasts)"},
-    {"comb", "lawn", b_comb, SZ_VECTOR, NULL, "LAWN combine survey: DGSUM2D leave-on-all / -one per TOP; t = max"},
+    {"comb", "lawn", b_comb, SZ_VECTOR, NULL,
+     "LAWN combine survey: DGSUM2D leave-on-all / -one per TOP; t = max"},
     {"echo", "comet", b_pairs, SZ_VECTOR, need2, "CoMet echo, rank 0 with every rank (op dK); one-way time"},
     {"exchange", "comet", b_pairs, SZ_VECTOR, need2, "CoMet pairwise exchange, rank 0 with every rank"},
-    {"comet_bcast", "comet", b_comet_bcast, SZ_VECTOR, NULL, "CoMet broadcast: broadcast + barrier, on rank 0"},
+    {"comet_bcast", "comet", b_comet_bcast, SZ_VECTOR, NULL,
+     "CoMet broadcast: broadcast + barrier, on rank 0"},
     {"gsum", "comet", b_gsum, SZ_VECTOR, NULL, "CoMet global sum (leave on all), time on rank 0"},
     {"barrier", "comet", b_barrier, SZ_NONE, NULL, "CoMet barrier: best (op best) and average (op avg)"},
-    {"contention", "comet", b_contention, SZ_VECTOR, need4, "CoMet echo 0<->1, quiet and while 2<->3 exchange"},
-    {"overlap", "comet", b_overlap, SZ_VECTOR, need2, "CoMet overlap: exchange 0<->1 + DAXPY, sync vs overlapped"},
+    {"contention", "comet", b_contention, SZ_VECTOR, need4,
+     "CoMet echo 0<->1, quiet and while 2<->3 exchange"},
+    {"overlap", "comet", b_overlap, SZ_VECTOR, need2,
+     "CoMet overlap: exchange 0<->1 + DAXPY, sync vs overlapped"},
     {"guard", "comet", b_matrix, SZ_MATRIX, NULL, "CoMet guard-strip update, periodic N/S/E/W; t = max"},
     {"shift", "comet", b_matrix, SZ_MATRIX, NULL, "CoMet shift of the local blocks north and east; t = max"},
     {"transpose", "comet", b_matrix, SZ_MATRIX, need_square, "CoMet transpose, square grids; t = max"},
@@ -1609,28 +1621,46 @@ static void parse_set(config *c, const char *val)
 
 static void parse_args(config *c, int argc, char **argv)
 {
-    *c = (config){.impl = BENCH_IMPL, .csv = "blacsbench.csv", .scope = 'A', .target_ms = 10,
-                  .max_reps = 100000, .trials = 3, .re_trials = 10, .ts_cap = 64u << 20,
-                  .mpi_mode = MPI_YES, .series = ~0ul >> (sizeof(long) * 8 - NSERIES)};
+    *c = (config){.impl = BENCH_IMPL,
+                  .csv = "blacsbench.csv",
+                  .scope = 'A',
+                  .target_ms = 10,
+                  .max_reps = 100000,
+                  .trials = 3,
+                  .re_trials = 10,
+                  .ts_cap = 64u << 20,
+                  .mpi_mode = MPI_YES,
+                  .series = ~0ul >> (sizeof(long) * 8 - NSERIES)};
     parse_sizes(c, "8,1K,16K,64K,256K,1M,8M");
     parse_tops(c, "_ISH1F");
     c->daxpy[0] = 10000;
     c->daxpy[1] = 1000000;
     c->ndaxpy = 2;
     /* Long options only (the letters are just switch labels), plus -h. */
-    static const struct option opts[] = {
-        {"series", required_argument, NULL, 's'},   {"sizes", required_argument, NULL, 'z'},
-        {"lawn", no_argument, NULL, 'l'},           {"tops", required_argument, NULL, 't'},
-        {"grid", required_argument, NULL, 'g'},     {"scope", required_argument, NULL, 'o'},
-        {"reps", required_argument, NULL, 'r'},     {"target-ms", required_argument, NULL, 'T'},
-        {"max-reps", required_argument, NULL, 'M'}, {"trials", required_argument, NULL, 'n'},
-        {"re-trials", required_argument, NULL, 'N'}, {"round", required_argument, NULL, 'R'},
-        {"re-only", no_argument, NULL, 'O'},        {"daxpy", required_argument, NULL, 'd'},
-        {"ts-cap", required_argument, NULL, 'C'},   {"set", required_argument, NULL, 'S'},
-        {"mpi", required_argument, NULL, 'm'},      {"impl", required_argument, NULL, 'i'},
-        {"csv", required_argument, NULL, 'c'},      {"inject-fault", no_argument, NULL, 'F'},
-        {"quiet", no_argument, NULL, 'q'},          {"list-series", no_argument, NULL, 'L'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"series", required_argument, NULL, 's'},
+                                         {"sizes", required_argument, NULL, 'z'},
+                                         {"lawn", no_argument, NULL, 'l'},
+                                         {"tops", required_argument, NULL, 't'},
+                                         {"grid", required_argument, NULL, 'g'},
+                                         {"scope", required_argument, NULL, 'o'},
+                                         {"reps", required_argument, NULL, 'r'},
+                                         {"target-ms", required_argument, NULL, 'T'},
+                                         {"max-reps", required_argument, NULL, 'M'},
+                                         {"trials", required_argument, NULL, 'n'},
+                                         {"re-trials", required_argument, NULL, 'N'},
+                                         {"round", required_argument, NULL, 'R'},
+                                         {"re-only", no_argument, NULL, 'O'},
+                                         {"daxpy", required_argument, NULL, 'd'},
+                                         {"ts-cap", required_argument, NULL, 'C'},
+                                         {"set", required_argument, NULL, 'S'},
+                                         {"mpi", required_argument, NULL, 'm'},
+                                         {"impl", required_argument, NULL, 'i'},
+                                         {"csv", required_argument, NULL, 'c'},
+                                         {"inject-fault", no_argument, NULL, 'F'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"list-series", no_argument, NULL, 'L'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     opterr = 0; /* our messages, through die() */
     for (int o; (o = getopt_long(argc, argv, "+:h", opts, NULL)) != -1;) {
         const char *val = optarg;
@@ -1682,7 +1712,10 @@ static void parse_args(config *c, int argc, char **argv)
         case 'C': c->ts_cap = parse_amount(val, "ts-cap"); break;
         case 'S': parse_set(c, val); break;
         case 'm':
-            c->mpi_mode = !strcmp(val, "yes") ? MPI_YES : !strcmp(val, "no") ? MPI_NO : !strcmp(val, "only") ? MPI_ONLY : -1;
+            c->mpi_mode = !strcmp(val, "yes")    ? MPI_YES
+                          : !strcmp(val, "no")   ? MPI_NO
+                          : !strcmp(val, "only") ? MPI_ONLY
+                                                 : -1;
             if (c->mpi_mode < 0)
                 die("bad --mpi '%s' (yes, no, only)", val);
             break;
@@ -1719,7 +1752,8 @@ static void grid_init(grid *g, int P, int Q)
     MPI_Comm_dup(Cblacs2sys_handle(h), &g->comm);
     MPI_Comm_rank(g->comm, &g->me);
     if (g->me != Cblacs_pnum(g->ctxt, g->myrow, g->mycol))
-        die("grid %s: MPI rank %d is not blacs_pnum %d", g->name, g->me, Cblacs_pnum(g->ctxt, g->myrow, g->mycol));
+        die("grid %s: MPI rank %d is not blacs_pnum %d", g->name, g->me,
+            Cblacs_pnum(g->ctxt, g->myrow, g->mycol));
     MPI_Comm_split(g->comm, g->myrow, g->mycol, &g->rowcomm);
     MPI_Comm_split(g->comm, g->mycol, g->myrow, &g->colcomm);
 }
@@ -1793,8 +1827,11 @@ int main(int argc, char **argv)
             char set[64] = "";
             for (int i = 0, n = 0; i < c->nset; i++)
                 n += snprintf(set + n, sizeof set - (size_t)n, ", set %d=%d", c->set_what[i], c->set_val[i]);
-            fprintf(stderr, "blacsbench (%s): %d processes, grid %dx%d, %d sizes, TOPs %s, reps %s, %d trials%s, csv %s\n",
-                    c->impl, np, c->P, c->Q, c->nsizes, tops, c->reps ? "fixed" : "auto", c->trials, set, c->csv);
+            fprintf(stderr,
+                    "blacsbench (%s): %d processes, grid %dx%d, %d sizes, TOPs %s, reps %s, %d trials%s, csv "
+                    "%s\n",
+                    c->impl, np, c->P, c->Q, c->nsizes, tops, c->reps ? "fixed" : "auto", c->trials, set,
+                    c->csv);
         }
     }
     grid_init(&b->row, 1, np);

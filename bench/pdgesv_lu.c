@@ -21,11 +21,11 @@
 
 void descinit_(int *desc, int *m, int *n, int *mb, int *nb, int *irsrc, int *icsrc, int *ictxt, int *lld,
                int *info);
-void pdgesv_(int *n, int *nrhs, double *a, int *ia, int *ja, int *desca, int *ipiv, double *b, int *ib, int *jb,
-             int *descb, int *info);
-void pdgemv_(const char *trans, int *m, int *n, double *alpha, double *a, int *ia, int *ja, int *desca, double *x,
-             int *ix, int *jx, int *descx, int *incx, double *beta, double *y, int *iy, int *jy, int *descy,
-             int *incy);
+void pdgesv_(int *n, int *nrhs, double *a, int *ia, int *ja, int *desca, int *ipiv, double *b, int *ib,
+             int *jb, int *descb, int *info);
+void pdgemv_(const char *trans, int *m, int *n, double *alpha, double *a, int *ia, int *ja, int *desca,
+             double *x, int *ix, int *jx, int *descx, int *incx, double *beta, double *y, int *iy, int *jy,
+             int *descy, int *incy);
 double pdlange_(const char *norm, int *m, int *n, double *a, int *ia, int *ja, int *desca, double *work);
 int numroc_(int *n, int *nb, int *iproc, int *isrcproc, int *nprocs);
 
@@ -39,8 +39,8 @@ static double uniform(uint64_t seed, uint64_t i, uint64_t j) /* as examples/lu.c
 }
 
 /* Fills the local parts of an m x n block-cyclic matrix with the generator. */
-static void fill(double *a, int lld, int m, int n, int nb, int myrow, int mycol, int nprow, int npcol, long seed,
-                 int as_rhs)
+static void fill(double *a, int lld, int m, int n, int nb, int myrow, int mycol, int nprow, int npcol,
+                 long seed, int as_rhs)
 {
     int zero = 0;
     int ml = numroc_(&m, &nb, &myrow, &zero, &nprow), nl = numroc_(&n, &nb, &mycol, &zero, &npcol);
@@ -58,12 +58,18 @@ int main(int argc, char **argv)
     int n = 2000, nb = 64, p = 2, q = 2, reps = 1;
     long seed = 1;
     for (int k = 1; k + 1 < argc; k += 2) {
-        if (!strcmp(argv[k], "--n")) n = atoi(argv[k + 1]);
-        else if (!strcmp(argv[k], "--nb")) nb = atoi(argv[k + 1]);
-        else if (!strcmp(argv[k], "--p")) p = atoi(argv[k + 1]);
-        else if (!strcmp(argv[k], "--q")) q = atoi(argv[k + 1]);
-        else if (!strcmp(argv[k], "--seed")) seed = atol(argv[k + 1]);
-        else if (!strcmp(argv[k], "--reps")) reps = atoi(argv[k + 1]);
+        if (!strcmp(argv[k], "--n"))
+            n = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--nb"))
+            nb = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--p"))
+            p = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--q"))
+            q = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--seed"))
+            seed = atol(argv[k + 1]);
+        else if (!strcmp(argv[k], "--reps"))
+            reps = atoi(argv[k + 1]);
     }
     int iam, np, ctxt, nprow, npcol, myrow, mycol, zero = 0, one = 1, info;
     Cblacs_pinfo(&iam, &np);
@@ -102,16 +108,16 @@ int main(int argc, char **argv)
         double bnorm = pdlange_("I", &n, &one, b, &one, &one, descb, work);
         double xnorm = pdlange_("I", &n, &one, x, &one, &one, descb, work);
         double alpha = 1.0, beta = -1.0;
-        pdgemv_("N", &n, &n, &alpha, a, &one, &one, desca, x, &one, &one, descb, &one, &beta, b, &one, &one, descb,
-                &one);
+        pdgemv_("N", &n, &n, &alpha, a, &one, &one, desca, x, &one, &one, descb, &one, &beta, b, &one, &one,
+                descb, &one);
         double rnorm = pdlange_("I", &n, &one, b, &one, &one, descb, work);
         double resid = rnorm / (DBL_EPSILON / 2 * (anorm * xnorm + bnorm) * n);
         worst = fmax(worst, resid);
     }
     failed |= !(worst < 16.0);
     if (myrow == 0 && mycol == 0)
-        printf("scalapack: N=%d NB=%d grid=%dx%d time=%.3fs gflops=%.2f residual=%.3g %s\n", n, nb, p, q, best,
-               (2.0 / 3.0 * n * (double)n * n + 2.0 * n * (double)n) / best / 1e9, worst,
+        printf("scalapack: N=%d NB=%d grid=%dx%d time=%.3fs gflops=%.2f residual=%.3g %s\n", n, nb, p, q,
+               best, (2.0 / 3.0 * n * (double)n * n + 2.0 * n * (double)n) / best / 1e9, worst,
                failed ? "FAILED" : "PASSED");
     Cblacs_gridexit(ctxt);
     Cblacs_exit(0);

@@ -31,7 +31,11 @@ BLX_API void Cblacs_gridinfo(int ConTxt, int *nprow, int *npcol, int *myrow, int
 }
 
 BLX_API void Cblacs_gridexit(int ConTxt) { blx_gridexit(ConTxt); }
-BLX_API void Cblacs_freebuff(int ConTxt, int Wait) { (void)ConTxt; blx_freebuff(Wait); }
+BLX_API void Cblacs_freebuff(int ConTxt, int Wait)
+{
+    (void)ConTxt;
+    blx_freebuff(Wait);
+}
 BLX_API void Cblacs_abort(int ConTxt, int ErrNo) { blx_abort(ConTxt, ErrNo); }
 BLX_API void Cblacs_exit(int NotDone) { blx_exit(NotDone); }
 BLX_API int Cblacs_pnum(int ConTxt, int prow, int pcol) { return blx_pnum(ConTxt, prow, pcol); }
@@ -69,80 +73,77 @@ BLX_API void Cfree_blacs_system_handle(int ISysCtxt) { blx_sys_free(ISysCtxt); }
 
 /* ---- communication routines, per type ---- */
 
-#define BLX_C_P2P(v, V, R, cplx)                                                                   \
-    BLX_API void C##v##gesd2d(int ConTxt, int M, int N, R *A, int lda, int rdest, int cdest)      \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "gesd2d", BLX_T_##V};                                 \
+#define BLX_C_P2P(v, V, R, cplx)                                                                          \
+    BLX_API void C##v##gesd2d(int ConTxt, int M, int N, R *A, int lda, int rdest, int cdest)              \
+    {                                                                                                     \
+        static const blx_call call = {"C" #v "gesd2d", BLX_T_##V};                                        \
         blx_send_matrix(&call, ConTxt, NULL, NULL, M, N, A, lda, rdest, cdest);                           \
-    }                                                                                              \
-    BLX_API void C##v##gerv2d(int ConTxt, int M, int N, R *A, int lda, int rsrc, int csrc)        \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "gerv2d", BLX_T_##V};                                 \
+    }                                                                                                     \
+    BLX_API void C##v##gerv2d(int ConTxt, int M, int N, R *A, int lda, int rsrc, int csrc)                \
+    {                                                                                                     \
+        static const blx_call call = {"C" #v "gerv2d", BLX_T_##V};                                        \
         blx_recv_matrix(&call, ConTxt, NULL, NULL, M, N, A, lda, rsrc, csrc);                             \
-    }                                                                                              \
-    BLX_API void C##v##trsd2d(int ConTxt, char *uplo, char *diag, int M, int N, R *A, int lda,    \
-                              int rdest, int cdest)                                                \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "trsd2d", BLX_T_##V};                                 \
+    }                                                                                                     \
+    BLX_API void C##v##trsd2d(int ConTxt, char *uplo, char *diag, int M, int N, R *A, int lda, int rdest, \
+                              int cdest)                                                                  \
+    {                                                                                                     \
+        static const blx_call call = {"C" #v "trsd2d", BLX_T_##V};                                        \
         blx_send_matrix(&call, ConTxt, uplo, diag, M, N, A, lda, rdest, cdest);                           \
-    }                                                                                              \
-    BLX_API void C##v##trrv2d(int ConTxt, char *uplo, char *diag, int M, int N, R *A, int lda,    \
-                              int rsrc, int csrc)                                                  \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "trrv2d", BLX_T_##V};                                 \
+    }                                                                                                     \
+    BLX_API void C##v##trrv2d(int ConTxt, char *uplo, char *diag, int M, int N, R *A, int lda, int rsrc,  \
+                              int csrc)                                                                   \
+    {                                                                                                     \
+        static const blx_call call = {"C" #v "trrv2d", BLX_T_##V};                                        \
         blx_recv_matrix(&call, ConTxt, uplo, diag, M, N, A, lda, rsrc, csrc);                             \
     }
 BLX_FOR_EACH_TYPE(BLX_C_P2P)
 #undef BLX_C_P2P
 
-#define BLX_C_BCAST(v, V, R, cplx)                                                                 \
-    BLX_API void C##v##gebs2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda)    \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "gebs2d", BLX_T_##V};                                 \
-        blx_bcast_send(&call, ConTxt, scope, top, NULL, NULL, M, N, A, lda);                       \
-    }                                                                                              \
-    BLX_API void C##v##gebr2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda,    \
-                              int rsrc, int csrc)                                                  \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "gebr2d", BLX_T_##V};                                 \
-        blx_bcast_recv(&call, ConTxt, scope, top, NULL, NULL, M, N, A, lda, rsrc, csrc);           \
-    }                                                                                              \
-    BLX_API void C##v##trbs2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M,  \
-                              int N, R *A, int lda)                                                \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "trbs2d", BLX_T_##V};                                 \
-        blx_bcast_send(&call, ConTxt, scope, top, uplo, diag, M, N, A, lda);                       \
-    }                                                                                              \
-    BLX_API void C##v##trbr2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M,  \
-                              int N, R *A, int lda, int rsrc, int csrc)                            \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "trbr2d", BLX_T_##V};                                 \
-        blx_bcast_recv(&call, ConTxt, scope, top, uplo, diag, M, N, A, lda, rsrc, csrc);           \
+#define BLX_C_BCAST(v, V, R, cplx)                                                                       \
+    BLX_API void C##v##gebs2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda)           \
+    {                                                                                                    \
+        static const blx_call call = {"C" #v "gebs2d", BLX_T_##V};                                       \
+        blx_bcast_send(&call, ConTxt, scope, top, NULL, NULL, M, N, A, lda);                             \
+    }                                                                                                    \
+    BLX_API void C##v##gebr2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda, int rsrc, \
+                              int csrc)                                                                  \
+    {                                                                                                    \
+        static const blx_call call = {"C" #v "gebr2d", BLX_T_##V};                                       \
+        blx_bcast_recv(&call, ConTxt, scope, top, NULL, NULL, M, N, A, lda, rsrc, csrc);                 \
+    }                                                                                                    \
+    BLX_API void C##v##trbs2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N,  \
+                              R *A, int lda)                                                             \
+    {                                                                                                    \
+        static const blx_call call = {"C" #v "trbs2d", BLX_T_##V};                                       \
+        blx_bcast_send(&call, ConTxt, scope, top, uplo, diag, M, N, A, lda);                             \
+    }                                                                                                    \
+    BLX_API void C##v##trbr2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N,  \
+                              R *A, int lda, int rsrc, int csrc)                                         \
+    {                                                                                                    \
+        static const blx_call call = {"C" #v "trbr2d", BLX_T_##V};                                       \
+        blx_bcast_recv(&call, ConTxt, scope, top, uplo, diag, M, N, A, lda, rsrc, csrc);                 \
     }
 BLX_FOR_EACH_TYPE(BLX_C_BCAST)
 #undef BLX_C_BCAST
 
-#define BLX_C_COMBINE(v, V, R, cplx)                                                               \
-    BLX_API void C##v##gsum2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda,    \
-                              int rdest, int cdest)                                                \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "gsum2d", BLX_T_##V};                                 \
-        blx_combine(&call, BLX_OP_SUM, ConTxt, scope, top, M, N, A, lda, NULL, NULL, -1, rdest,    \
-                    cdest);                                                                        \
-    }                                                                                              \
-    BLX_API void C##v##gamx2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda,    \
-                              int *rA, int *cA, int ldia, int rdest, int cdest)                    \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "gamx2d", BLX_T_##V};                                 \
-        blx_combine(&call, BLX_OP_AMX, ConTxt, scope, top, M, N, A, lda, rA, cA, ldia, rdest,      \
-                    cdest);                                                                        \
-    }                                                                                              \
-    BLX_API void C##v##gamn2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda,    \
-                              int *rA, int *cA, int ldia, int rdest, int cdest)                    \
-    {                                                                                              \
-        static const blx_call call = {"C" #v "gamn2d", BLX_T_##V};                                 \
-        blx_combine(&call, BLX_OP_AMN, ConTxt, scope, top, M, N, A, lda, rA, cA, ldia, rdest,      \
-                    cdest);                                                                        \
+#define BLX_C_COMBINE(v, V, R, cplx)                                                                      \
+    BLX_API void C##v##gsum2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda, int rdest, \
+                              int cdest)                                                                  \
+    {                                                                                                     \
+        static const blx_call call = {"C" #v "gsum2d", BLX_T_##V};                                        \
+        blx_combine(&call, BLX_OP_SUM, ConTxt, scope, top, M, N, A, lda, NULL, NULL, -1, rdest, cdest);   \
+    }                                                                                                     \
+    BLX_API void C##v##gamx2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda, int *rA,   \
+                              int *cA, int ldia, int rdest, int cdest)                                    \
+    {                                                                                                     \
+        static const blx_call call = {"C" #v "gamx2d", BLX_T_##V};                                        \
+        blx_combine(&call, BLX_OP_AMX, ConTxt, scope, top, M, N, A, lda, rA, cA, ldia, rdest, cdest);     \
+    }                                                                                                     \
+    BLX_API void C##v##gamn2d(int ConTxt, char *scope, char *top, int M, int N, R *A, int lda, int *rA,   \
+                              int *cA, int ldia, int rdest, int cdest)                                    \
+    {                                                                                                     \
+        static const blx_call call = {"C" #v "gamn2d", BLX_T_##V};                                        \
+        blx_combine(&call, BLX_OP_AMN, ConTxt, scope, top, M, N, A, lda, rA, cA, ldia, rdest, cdest);     \
     }
 BLX_FOR_EACH_TYPE(BLX_C_COMBINE)
 #undef BLX_C_COMBINE

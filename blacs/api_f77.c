@@ -33,7 +33,11 @@ BLX_API void blacs_gridinfo_(int *ConTxt, int *nprow, int *npcol, int *myrow, in
 }
 
 BLX_API void blacs_gridexit_(int *ConTxt) { blx_gridexit(*ConTxt); }
-BLX_API void blacs_freebuff_(int *ConTxt, int *Wait) { (void)ConTxt; blx_freebuff(*Wait); }
+BLX_API void blacs_freebuff_(int *ConTxt, int *Wait)
+{
+    (void)ConTxt;
+    blx_freebuff(*Wait);
+}
 BLX_API void blacs_abort_(int *ConTxt, int *ErrNo) { blx_abort(*ConTxt, *ErrNo); }
 BLX_API void blacs_exit_(int *NotDone) { blx_exit(*NotDone); }
 BLX_API int blacs_pnum_(int *ConTxt, int *prow, int *pcol) { return blx_pnum(*ConTxt, *prow, *pcol); }
@@ -72,80 +76,78 @@ BLX_API void free_blacs_system_handle_(int *ISysCtxt) { (void)ISysCtxt; }
 
 /* ---- communication routines, per type ---- */
 
-#define BLX_F77_P2P(v, V, R, cplx)                                                                 \
-    BLX_API void v##gesd2d_(int *ConTxt, int *M, int *N, R *A, int *lda, int *rdest, int *cdest)  \
-    {                                                                                              \
-        static const blx_call call = {#V "GESD2D", BLX_T_##V};                                     \
-        blx_send_matrix(&call, *ConTxt, NULL, NULL, *M, *N, A, *lda, *rdest, *cdest);                    \
-    }                                                                                              \
-    BLX_API void v##gerv2d_(int *ConTxt, int *M, int *N, R *A, int *lda, int *rsrc, int *csrc)    \
-    {                                                                                              \
-        static const blx_call call = {#V "GERV2D", BLX_T_##V};                                     \
-        blx_recv_matrix(&call, *ConTxt, NULL, NULL, *M, *N, A, *lda, *rsrc, *csrc);                       \
-    }                                                                                              \
-    BLX_API void v##trsd2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, R *A, int *lda,  \
-                            int *rdest, int *cdest)                                                \
-    {                                                                                              \
-        static const blx_call call = {#V "TRSD2D", BLX_T_##V};                                     \
-        blx_send_matrix(&call, *ConTxt, uplo, diag, *M, *N, A, *lda, *rdest, *cdest);                     \
-    }                                                                                              \
-    BLX_API void v##trrv2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, R *A, int *lda,  \
-                            int *rsrc, int *csrc)                                                  \
-    {                                                                                              \
-        static const blx_call call = {#V "TRRV2D", BLX_T_##V};                                     \
-        blx_recv_matrix(&call, *ConTxt, uplo, diag, *M, *N, A, *lda, *rsrc, *csrc);                       \
+#define BLX_F77_P2P(v, V, R, cplx)                                                                           \
+    BLX_API void v##gesd2d_(int *ConTxt, int *M, int *N, R *A, int *lda, int *rdest, int *cdest)             \
+    {                                                                                                        \
+        static const blx_call call = {#V "GESD2D", BLX_T_##V};                                               \
+        blx_send_matrix(&call, *ConTxt, NULL, NULL, *M, *N, A, *lda, *rdest, *cdest);                        \
+    }                                                                                                        \
+    BLX_API void v##gerv2d_(int *ConTxt, int *M, int *N, R *A, int *lda, int *rsrc, int *csrc)               \
+    {                                                                                                        \
+        static const blx_call call = {#V "GERV2D", BLX_T_##V};                                               \
+        blx_recv_matrix(&call, *ConTxt, NULL, NULL, *M, *N, A, *lda, *rsrc, *csrc);                          \
+    }                                                                                                        \
+    BLX_API void v##trsd2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, R *A, int *lda, int *rdest, \
+                            int *cdest)                                                                      \
+    {                                                                                                        \
+        static const blx_call call = {#V "TRSD2D", BLX_T_##V};                                               \
+        blx_send_matrix(&call, *ConTxt, uplo, diag, *M, *N, A, *lda, *rdest, *cdest);                        \
+    }                                                                                                        \
+    BLX_API void v##trrv2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, R *A, int *lda, int *rsrc,  \
+                            int *csrc)                                                                       \
+    {                                                                                                        \
+        static const blx_call call = {#V "TRRV2D", BLX_T_##V};                                               \
+        blx_recv_matrix(&call, *ConTxt, uplo, diag, *M, *N, A, *lda, *rsrc, *csrc);                          \
     }
 BLX_FOR_EACH_TYPE(BLX_F77_P2P)
 #undef BLX_F77_P2P
 
-#define BLX_F77_BCAST(v, V, R, cplx)                                                               \
-    BLX_API void v##gebs2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda)  \
-    {                                                                                              \
-        static const blx_call call = {#V "GEBS2D", BLX_T_##V};                                     \
-        blx_bcast_send(&call, *ConTxt, scope, top, NULL, NULL, *M, *N, A, *lda);                   \
-    }                                                                                              \
-    BLX_API void v##gebr2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda,  \
-                            int *rsrc, int *csrc)                                                  \
-    {                                                                                              \
-        static const blx_call call = {#V "GEBR2D", BLX_T_##V};                                     \
-        blx_bcast_recv(&call, *ConTxt, scope, top, NULL, NULL, *M, *N, A, *lda, *rsrc, *csrc);     \
-    }                                                                                              \
-    BLX_API void v##trbs2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M,  \
-                            int *N, R *A, int *lda)                                                \
-    {                                                                                              \
-        static const blx_call call = {#V "TRBS2D", BLX_T_##V};                                     \
-        blx_bcast_send(&call, *ConTxt, scope, top, uplo, diag, *M, *N, A, *lda);                   \
-    }                                                                                              \
-    BLX_API void v##trbr2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M,  \
-                            int *N, R *A, int *lda, int *rsrc, int *csrc)                          \
-    {                                                                                              \
-        static const blx_call call = {#V "TRBR2D", BLX_T_##V};                                     \
-        blx_bcast_recv(&call, *ConTxt, scope, top, uplo, diag, *M, *N, A, *lda, *rsrc, *csrc);     \
+#define BLX_F77_BCAST(v, V, R, cplx)                                                                        \
+    BLX_API void v##gebs2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda)            \
+    {                                                                                                       \
+        static const blx_call call = {#V "GEBS2D", BLX_T_##V};                                              \
+        blx_bcast_send(&call, *ConTxt, scope, top, NULL, NULL, *M, *N, A, *lda);                            \
+    }                                                                                                       \
+    BLX_API void v##gebr2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda, int *rsrc, \
+                            int *csrc)                                                                      \
+    {                                                                                                       \
+        static const blx_call call = {#V "GEBR2D", BLX_T_##V};                                              \
+        blx_bcast_recv(&call, *ConTxt, scope, top, NULL, NULL, *M, *N, A, *lda, *rsrc, *csrc);              \
+    }                                                                                                       \
+    BLX_API void v##trbs2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N,    \
+                            R *A, int *lda)                                                                 \
+    {                                                                                                       \
+        static const blx_call call = {#V "TRBS2D", BLX_T_##V};                                              \
+        blx_bcast_send(&call, *ConTxt, scope, top, uplo, diag, *M, *N, A, *lda);                            \
+    }                                                                                                       \
+    BLX_API void v##trbr2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N,    \
+                            R *A, int *lda, int *rsrc, int *csrc)                                           \
+    {                                                                                                       \
+        static const blx_call call = {#V "TRBR2D", BLX_T_##V};                                              \
+        blx_bcast_recv(&call, *ConTxt, scope, top, uplo, diag, *M, *N, A, *lda, *rsrc, *csrc);              \
     }
 BLX_FOR_EACH_TYPE(BLX_F77_BCAST)
 #undef BLX_F77_BCAST
 
-#define BLX_F77_COMBINE(v, V, R, cplx)                                                             \
-    BLX_API void v##gsum2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda,  \
-                            int *rdest, int *cdest)                                                \
-    {                                                                                              \
-        static const blx_call call = {#V "GSUM2D", BLX_T_##V};                                     \
-        blx_combine(&call, BLX_OP_SUM, *ConTxt, scope, top, *M, *N, A, *lda, NULL, NULL, -1,       \
-                    *rdest, *cdest);                                                               \
-    }                                                                                              \
-    BLX_API void v##gamx2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda,  \
-                            int *rA, int *cA, int *ldia, int *rdest, int *cdest)                   \
-    {                                                                                              \
-        static const blx_call call = {#V "GAMX2D", BLX_T_##V};                                     \
-        blx_combine(&call, BLX_OP_AMX, *ConTxt, scope, top, *M, *N, A, *lda, rA, cA, *ldia,        \
-                    *rdest, *cdest);                                                               \
-    }                                                                                              \
-    BLX_API void v##gamn2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda,  \
-                            int *rA, int *cA, int *ldia, int *rdest, int *cdest)                   \
-    {                                                                                              \
-        static const blx_call call = {#V "GAMN2D", BLX_T_##V};                                     \
-        blx_combine(&call, BLX_OP_AMN, *ConTxt, scope, top, *M, *N, A, *lda, rA, cA, *ldia,        \
-                    *rdest, *cdest);                                                               \
+#define BLX_F77_COMBINE(v, V, R, cplx)                                                                       \
+    BLX_API void v##gsum2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda, int *rdest, \
+                            int *cdest)                                                                      \
+    {                                                                                                        \
+        static const blx_call call = {#V "GSUM2D", BLX_T_##V};                                               \
+        blx_combine(&call, BLX_OP_SUM, *ConTxt, scope, top, *M, *N, A, *lda, NULL, NULL, -1, *rdest,         \
+                    *cdest);                                                                                 \
+    }                                                                                                        \
+    BLX_API void v##gamx2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda, int *rA,    \
+                            int *cA, int *ldia, int *rdest, int *cdest)                                      \
+    {                                                                                                        \
+        static const blx_call call = {#V "GAMX2D", BLX_T_##V};                                               \
+        blx_combine(&call, BLX_OP_AMX, *ConTxt, scope, top, *M, *N, A, *lda, rA, cA, *ldia, *rdest, *cdest); \
+    }                                                                                                        \
+    BLX_API void v##gamn2d_(int *ConTxt, char *scope, char *top, int *M, int *N, R *A, int *lda, int *rA,    \
+                            int *cA, int *ldia, int *rdest, int *cdest)                                      \
+    {                                                                                                        \
+        static const blx_call call = {#V "GAMN2D", BLX_T_##V};                                               \
+        blx_combine(&call, BLX_OP_AMN, *ConTxt, scope, top, *M, *N, A, *lda, rA, cA, *ldia, *rdest, *cdest); \
     }
 BLX_FOR_EACH_TYPE(BLX_F77_COMBINE)
 #undef BLX_F77_COMBINE

@@ -24,14 +24,13 @@ blx_scope *blx_scope_arg(blx_ctx *c, const blx_call *call, const char *scope)
     int id = blx_scope_index(scope);
     if (id < 0) {
         char buf[8];
-        blx_fatal(c->handle, call->name, "Unknown scope %s: SCOPE must be 'R', 'C' or 'A'",
-                  show(scope, buf));
+        blx_fatal(c->handle, call->name, "Unknown scope %s: SCOPE must be 'R', 'C' or 'A'", show(scope, buf));
     }
     return &c->scope[id];
 }
 
-blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo,
-                        const char *diag, int m, int n, int lda)
+blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo, const char *diag, int m,
+                        int n, int lda)
 {
     char buf[8];
     if (m < 0)
@@ -62,15 +61,15 @@ void blx_ptr_arg(const blx_ctx *c, const blx_call *call, const char *name, const
         blx_fatal(c->handle, call->name, "%s is a null pointer", name);
 }
 
-int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname, int row,
-                  const char *cname, int col)
+int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname, int row, const char *cname,
+                  int col)
 {
     if (row < 0 || row >= c->nprow)
-        blx_fatal(c->handle, call->name, "%s = %d is outside the %d x %d grid (rows 0..%d)", rname,
-                  row, c->nprow, c->npcol, c->nprow - 1);
+        blx_fatal(c->handle, call->name, "%s = %d is outside the %d x %d grid (rows 0..%d)", rname, row,
+                  c->nprow, c->npcol, c->nprow - 1);
     if (col < 0 || col >= c->npcol)
-        blx_fatal(c->handle, call->name, "%s = %d is outside the %d x %d grid (columns 0..%d)",
-                  cname, col, c->nprow, c->npcol, c->npcol - 1);
+        blx_fatal(c->handle, call->name, "%s = %d is outside the %d x %d grid (columns 0..%d)", cname, col,
+                  c->nprow, c->npcol, c->npcol - 1);
     return row * c->npcol + col;
 }
 

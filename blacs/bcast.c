@@ -27,8 +27,8 @@ static bcast_call prepare(const blx_call *call, int ctxt, const char *scope, con
     b.c = blx_ctx_get(ctxt, call->name);
     b.s = blx_scope_arg(b.c, call, scope);
     b.shape = blx_shape_arg(b.c, call, uplo, diag, m, n, lda);
-    if (blx_route_bcast(&b.route, top ? *top : '\0', b.s->np, blx_shape_bytes(&b.shape),
-                        b.c->nr_bs, b.c->nb_bs) != 0)
+    if (blx_route_bcast(&b.route, top ? *top : '\0', b.s->np, blx_shape_bytes(&b.shape), b.c->nr_bs,
+                        b.c->nb_bs) != 0)
         blx_top_error(b.c, call, top);
     return b;
 }
@@ -37,7 +37,9 @@ static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_s
 {
     blx_ptr_arg(b->c, call, "A", A, blx_shape_count(&b->shape) > 0);
     int tag = blx_msgid_next_scoped(&b->c->ids, b->s->id, root);
-    blx_xfer x = {.ep = blx_scope_ep(b->c, b->s, tag, call->name), .trees = &b->s->trees, .root = root,
+    blx_xfer x = {.ep = blx_scope_ep(b->c, b->s, tag, call->name),
+                  .trees = &b->s->trees,
+                  .root = root,
                   .bytes = blx_shape_bytes(&b->shape)};
     int packed = !blx_shape_contiguous(&b->shape);
     if (packed) {
@@ -52,8 +54,8 @@ static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_s
         blx_unpack(&b->shape, x.buf, A);
 }
 
-void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,
-                    const char *uplo, const char *diag, int m, int n, const void *A, int lda)
+void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top, const char *uplo,
+                    const char *diag, int m, int n, const void *A, int lda)
 {
     bcast_call b = prepare(call, ctxt, scope, top, uplo, diag, m, n, lda);
     if (b.s->np == 1)
@@ -61,9 +63,8 @@ void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const cha
     run(call, &b, b.s->me, (void *)A, 1); /* the source's A is only read */
 }
 
-void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const char *top,
-                    const char *uplo, const char *diag, int m, int n, void *A, int lda, int rsrc,
-                    int csrc)
+void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const char *top, const char *uplo,
+                    const char *diag, int m, int n, void *A, int lda, int rsrc, int csrc)
 {
     bcast_call b = prepare(call, ctxt, scope, top, uplo, diag, m, n, lda);
     int root = blx_member_arg(b.c, call, b.s, "RSRC", rsrc, "CSRC", csrc);

@@ -53,12 +53,13 @@ static void unpack_result(const blx_ctx *c, const blx_scope *s, const blx_shape 
     for (int j = 0; loc != NULL && j < shape->n; j++)
         for (int i = 0; i < shape->m; i++) {
             int d = loc[i + (size_t)j * shape->m];
-            member_coords(c, s, all ? d : (d + dest) % s->np, &rA[i + (size_t)j * ldia], &cA[i + (size_t)j * ldia]);
+            member_coords(c, s, all ? d : (d + dest) % s->np, &rA[i + (size_t)j * ldia],
+                          &cA[i + (size_t)j * ldia]);
         }
 }
 
-void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top,
-                 int m, int n, void *A, int lda, int *rA, int *cA, int ldia, int rdest, int cdest)
+void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top, int m, int n,
+                 void *A, int lda, int *rA, int *cA, int ldia, int rdest, int cdest)
 {
     blx_ctx *c = blx_ctx_get(ctxt, call->name);
     blx_scope *s = blx_scope_arg(c, call, scope);
@@ -92,10 +93,18 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
     char *work = in_place ? A : blx_scratch(BLX_SCRATCH_DATA, bytes, ctxt, call->name);
     if (!in_place)
         blx_pack(&shape, A, work);
-    blx_xfer x = {.ep = blx_scope_ep(c, s, tag, call->name), .trees = &s->trees, .root = dest,
-                  .buf = work, .bytes = bytes, .merge = blx_merge, .op = &op,
-                  .unit = op.located ? 0 : blx_types[op.type].esz, .ordered = c->topsrepeat != 0,
-                  .leave_on_all = all, .rebcast_tag = tag2, .readonly = in_place && !mine_out};
+    blx_xfer x = {.ep = blx_scope_ep(c, s, tag, call->name),
+                  .trees = &s->trees,
+                  .root = dest,
+                  .buf = work,
+                  .bytes = bytes,
+                  .merge = blx_merge,
+                  .op = &op,
+                  .unit = op.located ? 0 : blx_types[op.type].esz,
+                  .ordered = c->topsrepeat != 0,
+                  .leave_on_all = all,
+                  .rebcast_tag = tag2,
+                  .readonly = in_place && !mine_out};
     int *loc = blx_reduce_locs(&op, work);
     int mydist = all ? s->me : blx_xfer_rel(&x);
     for (size_t k = 0; loc != NULL && k < op.n; k++)

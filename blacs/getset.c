@@ -60,10 +60,13 @@ void blx_set(int ctxt, int what, const int *val)
     blx_init();
     if (what >= BLACS_SGET_NR_BS && what <= BLACS_SGET_TOPSCOHRNT)
         c = blx_ctx_get(ctxt, routine);
-    if (val == NULL && (what == BLACS_SGET_MSGIDS || (what >= BLACS_SGET_NR_BS && what <= BLACS_SGET_TOPSCOHRNT)))
+    if (val == NULL &&
+        (what == BLACS_SGET_MSGIDS || (what >= BLACS_SGET_NR_BS && what <= BLACS_SGET_TOPSCOHRNT)))
         blx_fatal(ctxt, routine, "VAL is a null pointer (WHAT = %d)", what);
     switch (what) {
-    case BLACS_SGET_SYSCONTXT: blx_warn(ctxt, routine, "Cannot set BLACS system context, can only BLACS_GET"); break;
+    case BLACS_SGET_SYSCONTXT:
+        blx_warn(ctxt, routine, "Cannot set BLACS system context, can only BLACS_GET");
+        break;
     case BLACS_SGET_MSGIDS:
         /* The reference ignores this (its MPI communicators isolate it); we
          * honour it, for grids created afterwards.  Every process must set the
@@ -78,8 +81,12 @@ void blx_set(int ctxt, int what, const int *val)
             blx_g.id_hi = val[1];
         }
         break;
-    case BLACS_SGET_DEBUGLVL: blx_warn(ctxt, routine, "Cannot set BLACS debug level; must recompile to change"); break;
-    case BLACS_SGET_BLACSCONTXT: blx_warn(ctxt, routine, "Cannot set BLACS context, can only BLACS_GET"); break;
+    case BLACS_SGET_DEBUGLVL:
+        blx_warn(ctxt, routine, "Cannot set BLACS debug level; must recompile to change");
+        break;
+    case BLACS_SGET_BLACSCONTXT:
+        blx_warn(ctxt, routine, "Cannot set BLACS context, can only BLACS_GET");
+        break;
     case BLACS_SGET_NR_BS: set_rings(ctxt, routine, &c->nr_bs, *val, "BSBR"); break;
     case BLACS_SGET_NB_BS: set_branches(ctxt, routine, &c->nb_bs, *val, "BSBR"); break;
     case BLACS_SGET_NR_CO: set_rings(ctxt, routine, &c->nr_co, *val, "COMB"); break;

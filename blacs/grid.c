@@ -85,11 +85,13 @@ static void read_map(const char *routine, const int *map, int ldumap, int nprow,
 }
 
 /* Collective over the system context: every caller must describe the same grid. */
-static void check_same_grid(const char *routine, MPI_Comm sys, const int *map, int ldumap, int nprow, int npcol)
+static void check_same_grid(const char *routine, MPI_Comm sys, const int *map, int ldumap, int nprow,
+                            int npcol)
 {
     uint64_t h = grid_hash(map, ldumap, nprow, npcol);
     uint64_t mm[2] = {h, ~h};
-    blx_check_mpi(-1, routine, MPI_Allreduce(MPI_IN_PLACE, mm, 2, MPI_UINT64_T, MPI_MIN, sys), "MPI_Allreduce");
+    blx_check_mpi(-1, routine, MPI_Allreduce(MPI_IN_PLACE, mm, 2, MPI_UINT64_T, MPI_MIN, sys),
+                  "MPI_Allreduce");
     if (mm[0] != h || ~mm[1] != h)
         blx_fatal(-1, routine,
                   "the processes of the system context passed different grids (NPROW, NPCOL "
@@ -128,8 +130,8 @@ static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol
     return c;
 }
 
-void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, int ldumap,
-                 int nprow, int npcol)
+void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, int ldumap, int nprow,
+                 int npcol)
 {
     blx_init();
     blx_buf_poll();
@@ -146,12 +148,13 @@ void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, i
 
     int member = myrow >= 0;
     MPI_Comm comm;
-    blx_check_mpi(-1, routine, MPI_Comm_split(sys, member ? 0 : MPI_UNDEFINED, member ? myrow * npcol + mycol : 0, &comm), "MPI_Comm_split");
+    blx_check_mpi(-1, routine,
+                  MPI_Comm_split(sys, member ? 0 : MPI_UNDEFINED, member ? myrow * npcol + mycol : 0, &comm),
+                  "MPI_Comm_split");
     *ctxt = member ? blx_ctx_add(ctx_new(routine, comm, nprow, npcol, myrow, mycol)) : -1;
 }
 
-void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *order, int nprow,
-                  int npcol)
+void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *order, int nprow, int npcol)
 {
     blx_init();
     check_grid_shape(routine, sys_size(routine, sys), nprow, npcol);
@@ -183,12 +186,10 @@ static void ctx_free(blx_ctx *c)
 void blx_gridexit(int ctxt)
 {
     if (blx_ctx_exited(ctxt))
-        blx_fatal(ctxt, "BLACS_GRIDEXIT",
-                  "Trying to exit an already freed context (ConTxt = %d)", ctxt);
+        blx_fatal(ctxt, "BLACS_GRIDEXIT", "Trying to exit an already freed context (ConTxt = %d)", ctxt);
     blx_ctx *c = blx_ctx_find(ctxt);
     if (c == NULL)
-        blx_fatal(ctxt, "BLACS_GRIDEXIT",
-                  "Trying to exit non-existent context (ConTxt = %d)", ctxt);
+        blx_fatal(ctxt, "BLACS_GRIDEXIT", "Trying to exit non-existent context (ConTxt = %d)", ctxt);
     blx_buf_poll();
     /* Sends still buffered on this grid complete normally: MPI keeps a freed
      * communicator alive until its pending operations are done. */

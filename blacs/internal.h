@@ -24,7 +24,7 @@ typedef enum blx_iface { BLX_IFACE_C = 0, BLX_IFACE_F77 = 1 } blx_iface;
 
 /* What a public entry point tells the type-generic core about itself. */
 typedef struct blx_call {
-    const char *name;   /* as the user spelled it: "Cdgesd2d" or "DGESD2D" */
+    const char *name; /* as the user spelled it: "Cdgesd2d" or "DGESD2D" */
     blx_type type;
 } blx_call;
 
@@ -32,17 +32,17 @@ typedef struct blx_call {
  * communicator, kept apart by message IDs; the scope's own communicator is
  * used for MPI_Barrier only. */
 typedef struct blx_scope {
-    int id;             /* BLX_SCOPE_ROW, _COL or _ALL */
+    int id; /* BLX_SCOPE_ROW, _COL or _ALL */
     MPI_Comm comm;
-    int np;             /* members */
-    int me;             /* my index in the scope */
-    int first, stride;  /* grid rank of member k is first + k * stride */
+    int np;               /* members */
+    int me;               /* my index in the scope */
+    int first, stride;    /* grid rank of member k is first + k * stride */
     blx_tree_cache trees; /* the trees its broadcasts and combines walk */
 } blx_scope;
 
 typedef struct blx_ctx {
     int handle;
-    MPI_Comm comm;       /* the grid: rank = vpid = row * npcol + col */
+    MPI_Comm comm; /* the grid: rank = vpid = row * npcol + col */
     int nprow, npcol, myrow, mycol, vpid;
     blx_scope scope[BLX_NSCOPE];
     blx_msgids ids;
@@ -66,13 +66,13 @@ static inline blx_ep blx_grid_ep(const blx_ctx *c, int tag, const char *routine)
 }
 
 typedef struct blx_state {
-    int initialized;     /* MPI_COMM_WORLD recorded */
+    int initialized; /* MPI_COMM_WORLD recorded */
     int world_rank, world_size;
     int tag_ub;
-    int id_lo, id_hi;    /* message-ID range for new grids (BLACS_SET code 1) */
-    blx_ctx **ctx;       /* context table; NULL = free slot */
+    int id_lo, id_hi; /* message-ID range for new grids (BLACS_SET code 1) */
+    blx_ctx **ctx;    /* context table; NULL = free slot */
     int nctx;
-    MPI_Comm *sys;       /* C system handles; MPI_COMM_NULL = free slot */
+    MPI_Comm *sys; /* C system handles; MPI_COMM_NULL = free slot */
     int nsys;
 } blx_state;
 
@@ -102,10 +102,10 @@ BLX_INTERNAL MPI_Comm blx_sys_comm(blx_iface iface, int handle, const char *rout
 BLX_INTERNAL int blx_sys_handle(blx_iface iface, MPI_Comm comm);
 
 /* --- grid.c --- */
-BLX_INTERNAL void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map,
-                              int ldumap, int nprow, int npcol);
-BLX_INTERNAL void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *order,
-                               int nprow, int npcol);
+BLX_INTERNAL void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, int ldumap,
+                              int nprow, int npcol);
+BLX_INTERNAL void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *order, int nprow,
+                               int npcol);
 BLX_INTERNAL void blx_gridexit(int ctxt);
 BLX_INTERNAL void blx_exit(int notdone);
 BLX_INTERNAL void blx_barrier(int ctxt, const char *scope);
@@ -152,30 +152,29 @@ BLX_INTERNAL BLX_NORETURN void blx_top_error(const blx_ctx *c, const blx_call *c
 BLX_INTERNAL void blx_ptr_arg(const blx_ctx *c, const blx_call *call, const char *name, const void *p,
                               int needed);
 /* Checks that (row, col) names a process of the grid; returns its vpid. */
-BLX_INTERNAL int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname,
-                               int row, const char *cname, int col);
+BLX_INTERNAL int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname, int row,
+                               const char *cname, int col);
 /* The member of scope s that (row, col) names: a row scope reads only the
  * column, a column scope only the row (spec 4.1, 5.2); checked. */
-BLX_INTERNAL int blx_member_arg(const blx_ctx *c, const blx_call *call, const blx_scope *s,
-                                const char *rname, int row, const char *cname, int col);
+BLX_INTERNAL int blx_member_arg(const blx_ctx *c, const blx_call *call, const blx_scope *s, const char *rname,
+                                int row, const char *cname, int col);
 
 /* --- p2p.c: vGESD2D, vGERV2D, vTRSD2D, vTRRV2D --- */
-BLX_INTERNAL void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag,
-                                  int m, int n, const void *A, int lda, int rdest, int cdest);
-BLX_INTERNAL void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag,
-                                  int m, int n, void *A, int lda, int rsrc, int csrc);
+BLX_INTERNAL void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m,
+                                  int n, const void *A, int lda, int rdest, int cdest);
+BLX_INTERNAL void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m,
+                                  int n, void *A, int lda, int rsrc, int csrc);
 
 /* --- bcast.c: broadcasts along a topology --- */
 BLX_INTERNAL void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,
-                                 const char *uplo, const char *diag, int m, int n, const void *A,
-                                 int lda);
+                                 const char *uplo, const char *diag, int m, int n, const void *A, int lda);
 BLX_INTERNAL void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const char *top,
-                                 const char *uplo, const char *diag, int m, int n, void *A, int lda,
-                                 int rsrc, int csrc);
+                                 const char *uplo, const char *diag, int m, int n, void *A, int lda, int rsrc,
+                                 int csrc);
 
 /* --- combine.c: kind is a blx_opkind (ops.h) --- */
-BLX_INTERNAL void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope,
-                              const char *top, int m, int n, void *A, int lda, int *rA, int *cA,
-                              int ldia, int rdest, int cdest);
+BLX_INTERNAL void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top,
+                              int m, int n, void *A, int lda, int *rA, int *cA, int ldia, int rdest,
+                              int cdest);
 
 #endif

@@ -11,11 +11,11 @@
 static inline int add_int(int x, int y) { return (int)((unsigned)x + (unsigned)y); }
 static inline float add_float(float x, float y) { return x + y; }
 static inline double add_double(double x, double y) { return x + y; }
-#define BLX_ADD(x, y) _Generic((x), int: add_int, float: add_float, double: add_double)(x, y)
+#define BLX_ADD(x, y) _Generic((x), int : add_int, float : add_float, double : add_double)(x, y)
 
 /* Magnitude of one component, in a type that orders like |x|. */
 static inline unsigned mag_int(int x) { return x < 0 ? 0u - (unsigned)x : (unsigned)x; }
-#define BLX_MAG(x) _Generic((x), int: mag_int, float: fabsf, double: fabs)(x)
+#define BLX_MAG(x) _Generic((x), int : mag_int, float : fabsf, double : fabs)(x)
 
 static inline int sign3(int gt, int lt) { return gt ? 1 : (lt ? -1 : 0); }
 

@@ -24,16 +24,16 @@
 
 #include <stddef.h>
 
-#include "types.h"
 #include "../base/visibility.h"
+#include "types.h"
 
 typedef enum blx_opkind { BLX_OP_SUM, BLX_OP_AMX, BLX_OP_AMN } blx_opkind;
 
 typedef struct blx_reduce {
     blx_opkind kind;
     blx_type type;
-    size_t n;      /* elements */
-    int located;   /* AMX/AMN carrying distances */
+    size_t n;    /* elements */
+    int located; /* AMX/AMN carrying distances */
 } blx_reduce;
 
 /* Bytes of a combine buffer: values, then the distances if located. */

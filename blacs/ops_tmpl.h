@@ -40,14 +40,15 @@ static inline int F(cmp_alg)(const R *x, const R *y, int w)
     return (c != 0 || w == 1) ? c : sign3(x[1] > y[1], x[1] < y[1]);
 }
 
-static void F(absext)(void *acc, const void *in, size_t n, int w, int *al, const int *il, int dir, int in_first)
+static void F(absext)(void *acc, const void *in, size_t n, int w, int *al, const int *il, int dir,
+                      int in_first)
 {
     R *a = acc;
     const R *b = in;
     for (size_t i = 0; i < n; i++) {
         int c = dir * F(cmp_mag)(b + w * i, a + w * i, w);
         if (c == 0)
-            c = al ? sign3(il[i] < al[i], il[i] > al[i]) : F(cmp_alg)(b + w * i, a + w * i, w);
+            c = al ? sign3(il[i]<al[i], il[i]> al[i]) : F(cmp_alg)(b + w * i, a + w * i, w);
         /* the first operand stays unless the second is strictly better */
         if (c > 0 || (in_first && c == 0)) {
             memcpy(a + w * i, b + w * i, sizeof(R) * (size_t)w);

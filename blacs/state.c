@@ -69,10 +69,7 @@ blx_ctx *blx_ctx_find(int ctxt)
     return blx_g.ctx[ctxt];
 }
 
-int blx_ctx_exited(int ctxt)
-{
-    return ctxt >= 0 && ctxt < blx_g.nctx && blx_g.ctx[ctxt] == EXITED;
-}
+int blx_ctx_exited(int ctxt) { return ctxt >= 0 && ctxt < blx_g.nctx && blx_g.ctx[ctxt] == EXITED; }
 
 blx_ctx *blx_ctx_get(int ctxt, const char *routine)
 {
@@ -80,8 +77,8 @@ blx_ctx *blx_ctx_get(int ctxt, const char *routine)
     if (c == NULL) {
         if (blx_ctx_exited(ctxt))
             blx_fatal(ctxt, routine, "invalid context ConTxt = %d: that grid has been exited", ctxt);
-        blx_fatal(ctxt, routine, "invalid context ConTxt = %d: no such grid on this process%s",
-                  ctxt, ctxt == -1 ? " (-1 is what BLACS_GRIDINIT gives processes outside the grid)" : "");
+        blx_fatal(ctxt, routine, "invalid context ConTxt = %d: no such grid on this process%s", ctxt,
+                  ctxt == -1 ? " (-1 is what BLACS_GRIDINIT gives processes outside the grid)" : "");
     }
     blx_buf_poll();
     return c;
@@ -105,10 +102,7 @@ int blx_ctx_add(blx_ctx *c)
     return h;
 }
 
-void blx_ctx_remove(int handle)
-{
-    blx_g.ctx[handle] = EXITED;
-}
+void blx_ctx_remove(int handle) { blx_g.ctx[handle] = EXITED; }
 
 void blx_ctx_reset(void)
 {
@@ -136,8 +130,7 @@ int blx_sys_register(MPI_Comm comm)
 {
     blx_init();
     if (comm == MPI_COMM_NULL)
-        blx_fatal(-1, "Csys2blacs_handle",
-                  "Cannot define a BLACS system handle based on MPI_COMM_NULL");
+        blx_fatal(-1, "Csys2blacs_handle", "Cannot define a BLACS system handle based on MPI_COMM_NULL");
     sys_table_start();
     int h, free_slot = -1;
     for (h = 0; h < blx_g.nsys; h++) {
@@ -172,8 +165,7 @@ MPI_Comm blx_sys_lookup(int handle, const char *routine)
     blx_init();
     sys_table_start();
     if (handle < 0 || handle >= blx_g.nsys || blx_g.sys[handle] == MPI_COMM_NULL)
-        blx_fatal(-1, routine, "No system context corresponding to BLACS system context handle %d",
-                  handle);
+        blx_fatal(-1, routine, "No system context corresponding to BLACS system context handle %d", handle);
     return blx_g.sys[handle];
 }
 
@@ -182,8 +174,8 @@ void blx_sys_free(int handle)
     if (handle == 0)
         return; /* MPI_COMM_WORLD is never freed */
     if (handle < 0 || handle >= blx_g.nsys || blx_g.sys[handle] == MPI_COMM_NULL) {
-        blx_warn(-1, "Cfree_blacs_system_handle",
-                 "Trying to free non-existent system context handle %d", handle);
+        blx_warn(-1, "Cfree_blacs_system_handle", "Trying to free non-existent system context handle %d",
+                 handle);
         return;
     }
     /* Unlike the reference, never compact the table: live handles stay valid. */
@@ -205,8 +197,7 @@ MPI_Comm blx_sys_comm(blx_iface iface, int handle, const char *routine)
     if (iface == BLX_IFACE_F77) {
         MPI_Comm comm = MPI_Comm_f2c(handle);
         if (comm_is_null(comm))
-            blx_fatal(-1, routine, "system context %d is not a valid Fortran MPI communicator",
-                      handle);
+            blx_fatal(-1, routine, "system context %d is not a valid Fortran MPI communicator", handle);
         return comm;
     }
     return blx_sys_lookup(handle, routine);

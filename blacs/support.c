@@ -63,8 +63,8 @@ void blx_abort(int ctxt, int errnum)
     int up = blx_mpi_up(), pnum = -1;
     if (up)
         MPI_Comm_rank(MPI_COMM_WORLD, &pnum);
-    fprintf(stderr, "{%d,%d}, pnum=%d, Contxt=%d, killed other procs, exiting with error #%d.\n\n",
-            row, col, pnum, ctxt, errnum);
+    fprintf(stderr, "{%d,%d}, pnum=%d, Contxt=%d, killed other procs, exiting with error #%d.\n\n", row, col,
+            pnum, ctxt, errnum);
     fflush(stderr);
     fflush(stdout);
     if (up)

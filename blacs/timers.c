@@ -8,8 +8,8 @@
  */
 #include <time.h>
 
-#include "blacs.h"
 #include "../base/visibility.h"
+#include "blacs.h"
 
 /* Wall-clock seconds; only differences are meaningful. */
 BLX_API double Cdwalltime00(void) { return MPI_Wtime(); }

@@ -28,13 +28,13 @@ typedef enum blx_type {
 #define BLX_TYPE_ENUM(v, V, R, cplx) BLX_T_##V,
     BLX_FOR_EACH_TYPE(BLX_TYPE_ENUM)
 #undef BLX_TYPE_ENUM
-    BLX_NTYPES
+        BLX_NTYPES
 } blx_type;
 
 typedef struct blx_typeinfo {
-    char letter;       /* 'i', 's', 'd', 'c', 'z' */
+    char letter; /* 'i', 's', 'd', 'c', 'z' */
     int is_complex;
-    size_t esz;        /* bytes per element (a complex element is two R) */
+    size_t esz; /* bytes per element (a complex element is two R) */
 } blx_typeinfo;
 
 BLX_INTERNAL extern const blx_typeinfo blx_types[BLX_NTYPES];

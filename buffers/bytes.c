@@ -60,7 +60,8 @@ void blx_irecv(const blx_ep *e, void *buf, size_t bytes, int from, blx_req *r)
     r->peer = from;
     r->recv = 1;
     r->bytes = bytes;
-    check(e, MPI_Irecv(buf, (int)bytes, MPI_BYTE, blx_ep_rank(e, from), e->tag, e->comm, &r->mpi), "MPI_Irecv");
+    check(e, MPI_Irecv(buf, (int)bytes, MPI_BYTE, blx_ep_rank(e, from), e->tag, e->comm, &r->mpi),
+          "MPI_Irecv");
 }
 
 /* How a finished request ended (rc and st as MPI_Wait gave them). */

@@ -64,12 +64,6 @@ static void copy_columns(const blx_shape *s, char *A, char *buf, int to_buf)
 
 /* The casts drop const only for the shared loop: pack never writes A,
  * unpack never writes buf. */
-void blx_pack(const blx_shape *s, const void *A, void *buf)
-{
-    copy_columns(s, (char *)A, buf, 1);
-}
+void blx_pack(const blx_shape *s, const void *A, void *buf) { copy_columns(s, (char *)A, buf, 1); }
 
-void blx_unpack(const blx_shape *s, const void *buf, void *A)
-{
-    copy_columns(s, A, (char *)buf, 0);
-}
+void blx_unpack(const blx_shape *s, const void *buf, void *A) { copy_columns(s, A, (char *)buf, 0); }

@@ -26,11 +26,11 @@
 #include "../base/visibility.h"
 
 typedef struct blx_shape {
-    int m, n;     /* rows, columns (>= 0) */
-    int lda;      /* leading dimension, >= max(m, 1) */
-    char uplo;    /* 'G' general, 'U' upper or 'L' lower trapezoid */
-    char unit;    /* trapezoids: 1 if the diagonal is not transferred */
-    size_t esz;   /* bytes per element */
+    int m, n;   /* rows, columns (>= 0) */
+    int lda;    /* leading dimension, >= max(m, 1) */
+    char uplo;  /* 'G' general, 'U' upper or 'L' lower trapezoid */
+    char unit;  /* trapezoids: 1 if the diagonal is not transferred */
+    size_t esz; /* bytes per element */
 } blx_shape;
 
 /* A general shape; an lda below m is taken as m, as the BLACS do. */

@@ -15,10 +15,10 @@
 #define BUF_ALIGN 64
 #define BUF_MIN 1024
 
-static blx_buf *ready;                    /* at most one idle buffer */
+static blx_buf *ready; /* at most one idle buffer */
 static blx_buf *active_head, *active_tail;
 static int nactive;
-static size_t held;                       /* bytes held by every buffer we own */
+static size_t held; /* bytes held by every buffer we own */
 
 /* Environment knobs, read once. */
 static size_t limit_bytes(void)
@@ -127,8 +127,7 @@ static blx_buf *alloc_buf(size_t cap, int ctxt, const char *routine)
         }
         if (nactive == 0) {
             if (limit != 0 && cap > limit)
-                blx_fatal(ctxt, routine,
-                          "a message of %zu bytes exceeds BLACS_BUFFER_LIMIT=%zu", cap, limit);
+                blx_fatal(ctxt, routine, "a message of %zu bytes exceeds BLACS_BUFFER_LIMIT=%zu", cap, limit);
             blx_fatal(ctxt, routine, "cannot allocate a %zu-byte send buffer (out of memory)", cap);
         }
         if (t0 < 0.0) {

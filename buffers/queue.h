@@ -23,18 +23,18 @@
 #include "../base/visibility.h"
 
 typedef struct blx_buf {
-    struct blx_buf *next;   /* active queue link */
+    struct blx_buf *next; /* active queue link */
     char *data;
-    size_t cap;             /* bytes usable at data */
-    int nreq, capreq;       /* requests in flight from this buffer */
+    size_t cap;       /* bytes usable at data */
+    int nreq, capreq; /* requests in flight from this buffer */
     MPI_Request *req;
 } blx_buf;
 
 typedef struct blx_bufstats {
-    int active;             /* buffers with sends in flight */
-    int ready;              /* 0 or 1 */
-    size_t bytes;           /* bytes held by all buffers */
-    size_t ready_bytes;     /* capacity of the ready buffer */
+    int active;         /* buffers with sends in flight */
+    int ready;          /* 0 or 1 */
+    size_t bytes;       /* bytes held by all buffers */
+    size_t ready_bytes; /* capacity of the ready buffer */
 } blx_bufstats;
 
 /* Takes the ready buffer, grown to at least 'bytes' (allocating or waiting

@@ -20,8 +20,7 @@ static void row(const char *label, int np, char top, int nr, int nb)
     blx_tree *t = blx_tree_build(np, r.shape, r.key, r.param);
     if (t == NULL)
         return;
-    printf("| %-22s | %3d | %-16s | %5d | %12d | ", label, np, r.topo->name, t->nsteps,
-           blx_tree_nkids(t, 0));
+    printf("| %-22s | %3d | %-16s | %5d | %12d | ", label, np, r.topo->name, t->nsteps, blx_tree_nkids(t, 0));
     for (int s = 1; s <= t->nsteps; s++) {
         int n = 0;
         for (int v = 1; v < np; v++)
@@ -38,13 +37,16 @@ static void flags_table(void)
     static const struct {
         unsigned bit;
         const char *word;
-    } names[] = {{BLX_TOPO_PIPELINES, "pipelines"},          {BLX_TOPO_USES_RINGS, "rings from BLACS_SET 11/13"},
-                 {BLX_TOPO_USES_BRANCHES, "branches from 12/14"}, {BLX_TOPO_POWER_OF_TWO, "power-of-two broadcast"},
+    } names[] = {{BLX_TOPO_PIPELINES, "pipelines"},
+                 {BLX_TOPO_USES_RINGS, "rings from BLACS_SET 11/13"},
+                 {BLX_TOPO_USES_BRANCHES, "branches from 12/14"},
+                 {BLX_TOPO_POWER_OF_TWO, "power-of-two broadcast"},
                  {BLX_TOPO_LEAVE_ON_ALL_ONLY, "combine leave-on-all only"},
-                 {BLX_TOPO_REPEATABLE, "repeatable combine"},   {BLX_TOPO_COHERENT, "coherent"}};
-    const blx_topology *all[] = {&blx_topo_ring, &blx_topo_split_ring, &blx_topo_multiring, &blx_topo_fully_connected,
-                                 &blx_topo_hypercube, &blx_topo_general_tree, &blx_topo_scatter_allgather,
-                                 &blx_topo_rabenseifner};
+                 {BLX_TOPO_REPEATABLE, "repeatable combine"},
+                 {BLX_TOPO_COHERENT, "coherent"}};
+    const blx_topology *all[] = {
+        &blx_topo_ring,      &blx_topo_split_ring,   &blx_topo_multiring,         &blx_topo_fully_connected,
+        &blx_topo_hypercube, &blx_topo_general_tree, &blx_topo_scatter_allgather, &blx_topo_rabenseifner};
     printf("| keys | topology | flags |\n|---|---|---|\n");
     for (size_t t = 0; t < sizeof all / sizeof all[0]; t++) {
         printf("| %s | %s |", all[t]->keys[0] ? all[t]->keys : "(default only)", all[t]->name);

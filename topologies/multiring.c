@@ -42,10 +42,7 @@ static void multiring_tree(blx_tree *t, char key, int param)
 
 /* Combines: N_r rings that each end at the destination, flowing in the sign's
  * direction: the broadcast rings of -N_r walked backwards. */
-static void multiring_combine_tree(blx_tree *t, char key, int param)
-{
-    multiring_tree(t, key, -param);
-}
+static void multiring_combine_tree(blx_tree *t, char key, int param) { multiring_tree(t, key, -param); }
 
 const blx_topology blx_topo_multiring = {
     .keys = "M",

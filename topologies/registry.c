@@ -26,8 +26,13 @@
 #include "topology.h"
 
 const blx_topology *const blx_topologies[] = {
-    &blx_topo_ring,      &blx_topo_split_ring,   &blx_topo_multiring, &blx_topo_fully_connected,
-    &blx_topo_hypercube, &blx_topo_general_tree, NULL,
+    &blx_topo_ring,
+    &blx_topo_split_ring,
+    &blx_topo_multiring,
+    &blx_topo_fully_connected,
+    &blx_topo_hypercube,
+    &blx_topo_general_tree,
+    NULL,
 };
 
 static char upper(char c) { return (char)toupper((unsigned char)c); }
@@ -48,9 +53,9 @@ const blx_topology *blx_topology_find(char top)
  * fits (scope size, message size, and whether the vector may be cut between
  * elements).  Pure data, so every member of a scope picks the same row. */
 typedef struct {
-    int min_np;            /* scope size at least */
-    size_t min_bytes;      /* message at least */
-    int needs_split;       /* only for vectors that may be cut (combines without locations) */
+    int min_np;       /* scope size at least */
+    size_t min_bytes; /* message at least */
+    int needs_split;  /* only for vectors that may be cut (combines without locations) */
     const blx_topology *topo;
     char key;
     int param;
@@ -80,8 +85,7 @@ static int is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 static int clamp(long long v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : (int)v); }
 
 /* Letter, fallbacks and number, common to both operations. */
-static int route(blx_route *r, char key, int np, int rings, int branches, int combine,
-                 int leave_on_all)
+static int route(blx_route *r, char key, int np, int rings, int branches, int combine, int leave_on_all)
 {
     const blx_topology *t = blx_topology_find(key);
     if (t == NULL)

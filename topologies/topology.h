@@ -33,13 +33,13 @@ typedef void (*blx_merge_fn)(const void *op, void *acc, const void *in, size_t b
 
 /* One broadcast or combine in progress, as a topology sees it. */
 typedef struct blx_xfer {
-    blx_ep ep;               /* the scope, this operation's message ID, the routine */
-    blx_tree_cache *trees;   /* the scope's trees */
-    int root;                /* scope member at the root of the tree */
-    char *buf;               /* packed data: the source's, or where it is received;
+    blx_ep ep;             /* the scope, this operation's message ID, the routine */
+    blx_tree_cache *trees; /* the scope's trees */
+    int root;              /* scope member at the root of the tree */
+    char *buf;             /* packed data: the source's, or where it is received;
                                 for a combine, this process's contribution and the result */
     size_t bytes;
-    const blx_tree *tree;    /* broadcast tree, or the combine's fan-in tree (set by the registry) */
+    const blx_tree *tree; /* broadcast tree, or the combine's fan-in tree (set by the registry) */
     /* combines only */
     blx_merge_fn merge;
     const void *op;
@@ -63,24 +63,24 @@ typedef void (*blx_combine_fn)(const blx_xfer *x);
  * (the documented fallbacks); the others describe the topology for people
  * and tools (tools/topo_table). */
 enum {
-    BLX_TOPO_PIPELINES = 1 << 0,   /* ring-like: consecutive operations pipeline */
-    BLX_TOPO_USES_RINGS = 1 << 1,  /* reads BLACS_SET code 11/13 */
-    BLX_TOPO_USES_BRANCHES = 1 << 2, /* reads BLACS_SET code 12/14 */
+    BLX_TOPO_PIPELINES = 1 << 0,         /* ring-like: consecutive operations pipeline */
+    BLX_TOPO_USES_RINGS = 1 << 1,        /* reads BLACS_SET code 11/13 */
+    BLX_TOPO_USES_BRANCHES = 1 << 2,     /* reads BLACS_SET code 12/14 */
     BLX_TOPO_LEAVE_ON_ALL_ONLY = 1 << 3, /* its combine needs RDEST = -1 (else the 1-tree) */
-    BLX_TOPO_REPEATABLE = 1 << 4,  /* combines fold in a fixed order whatever BLACS_SET 15 says */
-    BLX_TOPO_COHERENT = 1 << 5,    /* leave-on-all results are bitwise equal everywhere */
-    BLX_TOPO_POWER_OF_TWO = 1 << 6 /* its broadcast needs a power-of-two scope (else the 1-tree) */
+    BLX_TOPO_REPEATABLE = 1 << 4,        /* combines fold in a fixed order whatever BLACS_SET 15 says */
+    BLX_TOPO_COHERENT = 1 << 5,          /* leave-on-all results are bitwise equal everywhere */
+    BLX_TOPO_POWER_OF_TWO = 1 << 6       /* its broadcast needs a power-of-two scope (else the 1-tree) */
 };
 
 typedef struct blx_topology {
-    const char *keys;          /* TOP letters, upper case */
+    const char *keys; /* TOP letters, upper case */
     const char *name;
     const char *description;
-    blx_tree_shape tree;       /* broadcast tree, relative to the source */
-    blx_bcast_fn bcast_send;   /* run by the source */
-    blx_bcast_fn bcast_recv;   /* run by every other member */
+    blx_tree_shape tree;         /* broadcast tree, relative to the source */
+    blx_bcast_fn bcast_send;     /* run by the source */
+    blx_bcast_fn bcast_recv;     /* run by every other member */
     blx_tree_shape combine_tree; /* fan-in tree, relative to the destination (NULL: none) */
-    blx_combine_fn combine;    /* run by every member of the scope */
+    blx_combine_fn combine;      /* run by every member of the scope */
     unsigned flags;
 } blx_topology;
 
@@ -98,10 +98,10 @@ BLX_INTERNAL extern const blx_topology blx_topo_rabenseifner;      /* combines *
 /* A resolved TOP: which descriptor, the tree's shape, letter and number. */
 typedef struct blx_route {
     const blx_topology *topo;
-    blx_tree_shape shape;      /* NULL for a combine that walks no tree */
+    blx_tree_shape shape; /* NULL for a combine that walks no tree */
     char key;
     int param;
-    int fixed_order;           /* fold combine inputs in a fixed order even when
+    int fixed_order; /* fold combine inputs in a fixed order even when
                                   repeatability is not asked for (the default TOP) */
 } blx_route;
 
@@ -111,8 +111,7 @@ BLX_INTERNAL const blx_topology *blx_topology_find(char top);
 BLX_INTERNAL extern const blx_topology *const blx_topologies[];
 
 /* Route of a broadcast over np members: returns 0, or -1 for an unknown letter. */
-BLX_INTERNAL int blx_route_bcast(blx_route *r, char top, int np, size_t bytes, int nr_bs,
-                                 int nb_bs);
+BLX_INTERNAL int blx_route_bcast(blx_route *r, char top, int np, size_t bytes, int nr_bs, int nb_bs);
 /* Route of a combine (leave_on_all: RDEST or CDEST = -1; splittable: the
  * buffer may be cut between elements, i.e. no locations); 0, or -1 for an
  * unknown letter. */

@@ -75,7 +75,8 @@ static int spanning(const blx_tree *t)
 static int group_by_parent(blx_tree *t)
 {
     int np = t->np;
-    int *order = malloc((size_t)(np > 1 ? np - 1 : 1) * sizeof *order), *fill = calloc((size_t)np, sizeof *fill);
+    int *order = malloc((size_t)(np > 1 ? np - 1 : 1) * sizeof *order),
+        *fill = calloc((size_t)np, sizeof *fill);
     if (order == NULL || fill == NULL) {
         free(order);
         free(fill);

@@ -26,14 +26,14 @@
 #include "../base/visibility.h"
 
 typedef struct blx_tree {
-    int np;        /* nodes */
-    int *parent;   /* [np]: parent of node r; -1 for the root */
-    int *step;     /* [np]: step at which r receives (0 for the root) */
-    int *first;    /* [np + 1]: children of r are kids[first[r] .. first[r + 1]) */
-    int *kids;     /* [np - 1]: children, each parent's in send order */
-    int nsteps;    /* largest step */
-    int depth;     /* longest root-to-leaf path, in edges */
-    int nedges;    /* edges added so far (== np - 1 when complete) */
+    int np;      /* nodes */
+    int *parent; /* [np]: parent of node r; -1 for the root */
+    int *step;   /* [np]: step at which r receives (0 for the root) */
+    int *first;  /* [np + 1]: children of r are kids[first[r] .. first[r + 1]) */
+    int *kids;   /* [np - 1]: children, each parent's in send order */
+    int nsteps;  /* largest step */
+    int depth;   /* longest root-to-leaf path, in edges */
+    int nedges;  /* edges added so far (== np - 1 when complete) */
 } blx_tree;
 
 /* A tree shape: fills t (already sized for t->np nodes) with blx_tree_edge.

@@ -93,8 +93,8 @@ void blx_tree_bcast(const blx_xfer *x)
  * their message IDs.  In a fixed order (repeatable), one child after the
  * other into one buffer; otherwise up to 'window' receives are posted at
  * once, each into its own slot, and folded in the order they complete. */
-static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *acc, char *tmp,
-                          size_t slot, size_t len, int window, blx_req *rreq)
+static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *acc, char *tmp, size_t slot,
+                          size_t len, int window, blx_req *rreq)
 {
     const blx_ep *e = &x->ep;
     if (x->ordered || window == 1) {
