@@ -63,7 +63,7 @@ $(B)/obj/blacs/ops.o: CFLAGS += -O3
 
 $(SOLIB): $(LIBOBJ)
 	$(call say,LD,$@)
-	$(Q)$(MPICC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^
+	$(Q)$(MPICC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ -lm
 
 $(B)/$(SONAME): $(SOLIB)
 	ln -sf $(notdir $<) $@
@@ -106,24 +106,24 @@ $(B)/test/unit/test_distrib: test/unit/test_distrib.c examples/distrib.c example
 $(B)/test/unit/%: test/unit/%.c $(ALIB) $(HEADERS) test/check.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB)
+	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB) -lm
 
 # MPI tests link the static library: they may look at internal state
 # (buffer queue statistics) that the shared library does not export.
 $(B)/test/mpi/%: test/mpi/%.c $(ALIB) test/check.h test/mpi/mpitest.h test/mpi/typed.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB)
+	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB) -lm
 
 $(B)/test/mpi/%: test/mpi/%.f90 $(ALIB)
 	@mkdir -p $(dir $@)
 	$(call say,FC,$<)
-	$(Q)$(MPIFC) $(FFLAGS) -Wall -Werror -J $(B)/test/mpi -o $@ $< $(ALIB)
+	$(Q)$(MPIFC) $(FFLAGS) -Wall -Werror -J $(B)/test/mpi -o $@ $< $(ALIB) -lm
 
 $(B)/asan/test/%: test/mpi/%.c $(ASAN_LIB) test/check.h test/mpi/mpitest.h test/mpi/typed.h
 	@mkdir -p $(dir $@)
 	$(call say,CC-SAN,$<)
-	$(Q)$(MPICC) -O1 -g $(SANFLAGS) $(TESTFLAGS) -o $@ $< $(ASAN_LIB)
+	$(Q)$(MPICC) -O1 -g $(SANFLAGS) $(TESTFLAGS) -o $@ $< $(ASAN_LIB) -lm
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
@@ -169,7 +169,7 @@ check: lib
 $(B)/tools/topo_table: tools/topo_table.c $(ALIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB)
+	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB) -lm
 
 topo-table: $(B)/tools/topo_table
 	@$(B)/tools/topo_table 8 13

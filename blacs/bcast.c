@@ -27,8 +27,8 @@ static bcast_call prepare(const blx_call *call, int ctxt, const char *scope, con
     b.c = blx_ctx_get(ctxt, call->name);
     b.s = blx_scope_arg(b.c, call, scope);
     b.shape = blx_shape_arg(b.c, call, uplo, diag, m, n, lda);
-    if (blx_route_bcast(&b.route, top ? *top : '\0', b.s->np, blx_shape_bytes(&b.shape), b.c->nr_bs,
-                        b.c->nb_bs) != 0)
+    blx_route_in in = {b.s->np, blx_shape_bytes(&b.shape), 0, 0, b.c->nr_bs, b.c->nb_bs, &b.c->model, &b.s->trees};
+    if (blx_route_bcast(&b.route, top ? *top : '\0', &in) != 0)
         blx_top_error(b.c, call, top);
     return b;
 }
@@ -39,6 +39,7 @@ static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_s
     int tag = blx_msgid_next_scoped(&b->c->ids, b->s->id, root);
     blx_xfer x = {.ep = blx_scope_ep(b->c, b->s, tag, call->name),
                   .trees = &b->s->trees,
+                  .model = &b->c->model,
                   .root = root,
                   .bytes = blx_shape_bytes(&b->shape)};
     int packed = !blx_shape_contiguous(&b->shape);

@@ -72,7 +72,8 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
         ldia = m; /* as LDA: silently at least M */
     size_t bytes = blx_reduce_bytes(&op);
     blx_route route;
-    if (blx_route_combine(&route, top ? *top : '\0', s->np, bytes, all, !op.located, c->nr_co, c->nb_co) != 0)
+    blx_route_in in = {s->np, bytes, all, !op.located, c->nr_co, c->nb_co, &c->model, &s->trees};
+    if (blx_route_combine(&route, top ? *top : '\0', &in) != 0)
         blx_top_error(c, call, top);
     blx_ptr_arg(c, call, "A", A, op.n > 0);
     blx_ptr_arg(c, call, "RA (with LDIA != -1)", rA, op.located && op.n > 0);
@@ -95,6 +96,7 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
         blx_pack(&shape, A, work);
     blx_xfer x = {.ep = blx_scope_ep(c, s, tag, call->name),
                   .trees = &s->trees,
+                  .model = &c->model,
                   .root = dest,
                   .buf = work,
                   .bytes = bytes,
@@ -103,7 +105,7 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
                   .unit = op.located ? 0 : blx_types[op.type].esz,
                   .ordered = c->topsrepeat != 0,
                   .leave_on_all = all,
-                  .rebcast_tag = tag2,
+                  .spread_tag = tag2,
                   .readonly = in_place && !mine_out};
     int *loc = blx_reduce_locs(&op, work);
     int mydist = all ? s->me : blx_xfer_rel(&x);

@@ -98,6 +98,22 @@ static void check_same_grid(const char *routine, MPI_Comm sys, const int *map, i
                   "or USERMAP differ)");
 }
 
+/* The cost model of a new grid: the default, or BLACS_MODEL as process 0
+ * of the grid reads it, the same on every member (routes and plans depend
+ * on it, and every member must choose alike). */
+static blx_model grid_model(const char *routine, MPI_Comm comm, int vpid)
+{
+    blx_model m = blx_model_default();
+    const char *text = getenv("BLACS_MODEL");
+    if (vpid == 0 && text != NULL && blx_model_parse(text, &m) != 0)
+        blx_fatal(-1, routine,
+                  "BLACS_MODEL='%s' is not a cost model: expected name=value pairs separated by commas, "
+                  "names alpha, beta, gamma (seconds, seconds per byte) and window (1 to 64)",
+                  text);
+    blx_check_mpi(-1, routine, MPI_Bcast(&m, sizeof m, MPI_BYTE, 0, comm), "MPI_Bcast");
+    return m;
+}
+
 /* A member's context on the grid communicator comm. */
 static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol, int myrow, int mycol)
 {
@@ -126,6 +142,7 @@ static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol
     if (rc != 0)
         blx_fatal(-1, routine, "out of memory");
     c->nr_bs = c->nb_bs = c->nr_co = c->nb_co = 1;
+    c->model = grid_model(routine, comm, c->vpid);
     c->kid_scope = BLX_SCOPE_ALL;
     return c;
 }

@@ -16,6 +16,7 @@
 #include "../buffers/bytes.h"
 #include "../buffers/pack.h"
 #include "../msgid/msgid.h"
+#include "../topologies/model.h"
 #include "../topologies/tree.h"
 #include "types.h"
 
@@ -48,6 +49,8 @@ typedef struct blx_ctx {
     blx_msgids ids;
     /* BLACS_SET codes 11-16; each new grid starts from the defaults. */
     int nr_bs, nb_bs, nr_co, nb_co, topsrepeat, topscohrnt;
+    /* the cost model its topologies plan with: the same on every member */
+    blx_model model;
     /* the vestigial kbsid/kbrid counters, kept apart from the real IDs */
     int kid_scope;
     int kid[BLX_NSCOPE];
@@ -57,7 +60,7 @@ typedef struct blx_ctx {
  * ID), for the layers below; point-to-point uses the whole grid. */
 static inline blx_ep blx_scope_ep(const blx_ctx *c, const blx_scope *s, int tag, const char *routine)
 {
-    blx_ep e = {c->comm, s->np, s->me, s->first, s->stride, tag, c->handle, routine};
+    blx_ep e = {c->comm, s->np, s->me, s->first, s->stride, tag, c->handle, routine, 0};
     return e;
 }
 static inline blx_ep blx_grid_ep(const blx_ctx *c, int tag, const char *routine)

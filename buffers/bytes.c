@@ -7,23 +7,23 @@
 
 #include "../base/report.h"
 
-/* Data of 'bytes' travel as this many MPI messages (at least one, so that
- * an empty matrix is still a message), each at most BLX_MAX_MSG. */
-static size_t npieces(size_t bytes) { return bytes == 0 ? 1 : (bytes + BLX_MAX_MSG - 1) / BLX_MAX_MSG; }
-
-/* Piece i of 'bytes': its length (as an MPI count) and its offset. */
-static int piece(size_t bytes, size_t i, size_t *off)
+blx_cut blx_cut_make(size_t n, size_t want, size_t unit)
 {
-    *off = i * BLX_MAX_MSG;
-    size_t left = bytes - *off;
-    return (int)(left < BLX_MAX_MSG ? left : BLX_MAX_MSG);
+    unit = unit ? unit : 1;
+    size_t most = BLX_MAX_MSG / unit * unit;
+    size_t s = want < unit ? unit : (want > most ? most : want / unit * unit);
+    if (s > n)
+        return (blx_cut){n, n + 1, 1}; /* whole */
+    return (blx_cut){n, s, (int)(n / s) + 1};
 }
 
 static void check(const blx_ep *e, int rc, const char *call) { blx_check_mpi(e->ctxt, e->routine, rc, call); }
 
-/* A finished receive of 'expected' bytes from member 'from': a clear error
- * for a failed MPI call or a message of another size. */
-static void recv_check(const blx_ep *e, int rc, const MPI_Status *st, size_t expected, int from)
+/* A finished receive of 'expected' bytes (of a message of 'whole' bytes)
+ * from member 'from': a clear error for a failed MPI call or a message of
+ * another size.  A piece longer than expected means a longer message, a
+ * shorter one a shorter message (blx_cut_make). */
+static void recv_check(const blx_ep *e, int rc, const MPI_Status *st, size_t expected, size_t whole, int from)
 {
     int got = -1;
     if (rc == MPI_SUCCESS)
@@ -38,19 +38,33 @@ static void recv_check(const blx_ep *e, int rc, const MPI_Status *st, size_t exp
     int row, col;
     blx_report_peer(e->ctxt, blx_ep_rank(e, from), &row, &col);
     blx_fatal(e->ctxt, e->routine,
-              "the message from process {%d,%d} %s the %zu bytes this call expects: "
+              "the message from process {%d,%d} is %s than the %zu bytes this call expects: "
               "sender and receiver must describe the same number of elements and type",
-              row, col, got < 0 ? "is longer than" : "does not match", expected);
+              row, col, got < 0 ? "longer" : "shorter", e->whole ? e->whole : whole);
 }
 
-void blx_isend(const blx_ep *e, const void *buf, size_t bytes, int to, blx_req *r)
+static void post_send(const blx_ep *e, const void *buf, size_t bytes, int to, blx_req *r, int sync)
 {
     if (bytes > BLX_MAX_MSG)
         blx_fatal(e->ctxt, e->routine, "internal error: a single message of %zu bytes", bytes);
     r->peer = to;
     r->recv = 0;
     r->bytes = bytes;
-    check(e, MPI_Isend(buf, (int)bytes, MPI_BYTE, blx_ep_rank(e, to), e->tag, e->comm, &r->mpi), "MPI_Isend");
+    int rank = blx_ep_rank(e, to);
+    if (sync)
+        check(e, MPI_Issend(buf, (int)bytes, MPI_BYTE, rank, e->tag, e->comm, &r->mpi), "MPI_Issend");
+    else
+        check(e, MPI_Isend(buf, (int)bytes, MPI_BYTE, rank, e->tag, e->comm, &r->mpi), "MPI_Isend");
+}
+
+void blx_isend(const blx_ep *e, const void *buf, size_t bytes, int to, blx_req *r)
+{
+    post_send(e, buf, bytes, to, r, 0);
+}
+
+void blx_issend(const blx_ep *e, const void *buf, size_t bytes, int to, blx_req *r)
+{
+    post_send(e, buf, bytes, to, r, 1);
 }
 
 void blx_irecv(const blx_ep *e, void *buf, size_t bytes, int from, blx_req *r)
@@ -59,16 +73,24 @@ void blx_irecv(const blx_ep *e, void *buf, size_t bytes, int from, blx_req *r)
         blx_fatal(e->ctxt, e->routine, "internal error: a single message of %zu bytes", bytes);
     r->peer = from;
     r->recv = 1;
-    r->bytes = bytes;
+    r->bytes = r->whole = bytes;
     check(e, MPI_Irecv(buf, (int)bytes, MPI_BYTE, blx_ep_rank(e, from), e->tag, e->comm, &r->mpi),
           "MPI_Irecv");
+}
+
+void blx_irecv_piece(const blx_ep *e, void *buf, const blx_cut *c, int i, int from, blx_req *r)
+{
+    size_t len;
+    blx_cut_piece(c, i, &len);
+    blx_irecv(e, buf, len, from, r);
+    r->whole = c->n;
 }
 
 /* How a finished request ended (rc and st as MPI_Wait gave them). */
 static void finish(const blx_ep *e, blx_req *r, int rc, const MPI_Status *st)
 {
     if (r->recv)
-        recv_check(e, rc, st, r->bytes, r->peer);
+        recv_check(e, rc, st, r->bytes, r->whole, r->peer);
     else
         check(e, rc, "MPI_Isend");
     r->peer = -1;
@@ -114,17 +136,18 @@ int blx_waitany(const blx_ep *e, int n, blx_req *r)
 void blx_sendrecv(const blx_ep *e, const void *out, size_t outbytes, int to, void *in, size_t inbytes,
                   int from)
 {
-    size_t ns = to < 0 ? 0 : npieces(outbytes), nr = from < 0 ? 0 : npieces(inbytes);
-    for (size_t i = 0; i < ns || i < nr; i++) {
+    blx_cut cs = blx_cut_make(outbytes, BLX_MAX_MSG, 1), cr = blx_cut_make(inbytes, BLX_MAX_MSG, 1);
+    int ns = to < 0 ? 0 : cs.k, nr = from < 0 ? 0 : cr.k;
+    for (int i = 0; i < ns || i < nr; i++) {
         blx_req r[2] = {{.peer = -1}, {.peer = -1}};
-        size_t off;
+        size_t off, len;
         if (i < nr) { /* the receive is posted first, so the incoming data need not wait */
-            int len = piece(inbytes, i, &off);
-            blx_irecv(e, (char *)in + off, (size_t)len, from, &r[0]);
+            off = blx_cut_piece(&cr, i, &len);
+            blx_irecv_piece(e, (char *)in + off, &cr, i, from, &r[0]);
         }
         if (i < ns) {
-            int len = piece(outbytes, i, &off);
-            blx_isend(e, (const char *)out + off, (size_t)len, to, &r[1]);
+            off = blx_cut_piece(&cs, i, &len);
+            blx_isend(e, (const char *)out + off, len, to, &r[1]);
         }
         blx_waitall(e, 2, r);
     }
@@ -140,14 +163,11 @@ void blx_recv(const blx_ep *e, void *buf, size_t bytes, int from)
     blx_sendrecv(e, NULL, 0, -1, buf, bytes, from);
 }
 
-void blx_send_buffered(const blx_ep *e, blx_buf *b, size_t bytes, int to)
+void blx_send_piece_buffered(const blx_ep *e, blx_buf *b, size_t off, size_t len, int to)
 {
-    for (size_t i = 0, n = npieces(bytes); i < n; i++) {
-        size_t off;
-        int len = piece(bytes, i, &off);
-        MPI_Request *slot = blx_buf_request(b, e->ctxt, e->routine);
-        check(e, MPI_Isend(b->data + off, len, MPI_BYTE, blx_ep_rank(e, to), e->tag, e->comm, slot),
-              "MPI_Isend");
-    }
-    blx_buf_activate(b);
+    if (len > BLX_MAX_MSG)
+        blx_fatal(e->ctxt, e->routine, "internal error: a single message of %zu bytes", len);
+    MPI_Request *slot = blx_buf_request(b, e->ctxt, e->routine);
+    check(e, MPI_Isend(b->data + off, (int)len, MPI_BYTE, blx_ep_rank(e, to), e->tag, e->comm, slot),
+          "MPI_Isend");
 }

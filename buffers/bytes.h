@@ -30,10 +30,36 @@ typedef struct blx_ep {
     int tag;             /* message ID of the operation */
     int ctxt;            /* for reports only */
     const char *routine; /* for reports only */
+    size_t whole;        /* for reports: bytes of the whole operation here (0: each message's) */
 } blx_ep;
 
 /* The largest single MPI message: longer data travel as several. */
 #define BLX_MAX_MSG ((size_t)1 << 30)
+
+/* How a message of n bytes travels as pieces.  Every piece but the last has
+ * s bytes; the last has n mod s, so it is always shorter than the others
+ * (and empty when s divides n).  A message goes whole (one piece, s > n) when
+ * the wanted piece size is at least n.  Sender and receiver cut by the same
+ * rule from their own n, and callers keep the wanted size a non-decreasing
+ * function of n: then a receiver expecting another size than was sent meets
+ * a piece of another length than it expects at the latest at its own last
+ * piece (a clear error from the receive check), never a silent prefix of the
+ * message nor a wait for a piece that never comes. */
+typedef struct blx_cut {
+    size_t n, s;
+    int k; /* pieces */
+} blx_cut;
+
+/* The cut of n bytes into pieces of about 'want' bytes, a multiple of unit
+ * (want is raised to unit and lowered to BLX_MAX_MSG). */
+BLX_INTERNAL blx_cut blx_cut_make(size_t n, size_t want, size_t unit);
+/* Piece i: its offset; its length in *len. */
+static inline size_t blx_cut_piece(const blx_cut *c, int i, size_t *len)
+{
+    size_t off = (size_t)i * c->s;
+    *len = i < c->k - 1 ? c->s : c->n - off;
+    return off;
+}
 
 static inline int blx_ep_rank(const blx_ep *e, int member) { return e->first + member * e->stride; }
 /* My position counted from member 'root' (0 for the root itself). */
@@ -41,8 +67,9 @@ static inline int blx_ep_rel(const blx_ep *e, int root) { return (e->me - root +
 /* The member 'rel' places after 'root'. */
 static inline int blx_ep_member(const blx_ep *e, int root, int rel) { return (rel + root) % e->np; }
 
-/* Blocking, any size.  sendrecv posts its receive first, so the two sides
- * of an exchange never wait for each other; a negative member skips a side. */
+/* Blocking, any size (in pieces of BLX_MAX_MSG beyond it).  sendrecv posts
+ * its receive first, so the two sides of an exchange never wait for each
+ * other; a negative member skips a side. */
 BLX_INTERNAL void blx_send(const blx_ep *e, const void *buf, size_t bytes, int to);
 BLX_INTERNAL void blx_recv(const blx_ep *e, void *buf, size_t bytes, int from);
 BLX_INTERNAL void blx_sendrecv(const blx_ep *e, const void *out, size_t outbytes, int to, void *in,
@@ -53,21 +80,29 @@ BLX_INTERNAL void blx_sendrecv(const blx_ep *e, const void *out, size_t outbytes
  * being returned by blx_waitany; receives are checked there. */
 typedef struct blx_req {
     MPI_Request mpi;
-    int peer; /* member; -1: none (MPI_REQUEST_NULL) */
-    int recv; /* a receive of 'bytes' bytes */
+    int peer;     /* member; -1: none (MPI_REQUEST_NULL) */
+    int recv;     /* a receive of 'bytes' bytes */
     size_t bytes;
+    size_t whole; /* receives: the bytes of the whole message (for reports) */
 } blx_req;
 
 BLX_INTERNAL void blx_isend(const blx_ep *e, const void *buf, size_t bytes, int to, blx_req *r);
+/* A send that completes only once the receiver has the message (MPI
+ * synchronous mode): waiting for it bounds what is in flight on a link,
+ * which a buffered send cannot. */
+BLX_INTERNAL void blx_issend(const blx_ep *e, const void *buf, size_t bytes, int to, blx_req *r);
 BLX_INTERNAL void blx_irecv(const blx_ep *e, void *buf, size_t bytes, int from, blx_req *r);
+/* The receive of piece i of a cut message, into buf (where that piece goes). */
+BLX_INTERNAL void blx_irecv_piece(const blx_ep *e, void *buf, const blx_cut *c, int i, int from, blx_req *r);
 BLX_INTERNAL void blx_wait(const blx_ep *e, blx_req *r);
 BLX_INTERNAL void blx_waitall(const blx_ep *e, int n, blx_req *r);
 /* Waits for one of r[0..n) that is still active; returns its index. */
 BLX_INTERNAL int blx_waitany(const blx_ep *e, int n, blx_req *r);
 
-/* A locally-blocking send: b's 'bytes' bytes go to member 'to' from the
- * buffer itself, which then joins the active queue (queue.h) and is
- * reclaimed once MPI is done with it.  Returns at once. */
-BLX_INTERNAL void blx_send_buffered(const blx_ep *e, blx_buf *b, size_t bytes, int to);
+/* A locally-blocking send, piece by piece: each piece of b (at most
+ * BLX_MAX_MSG bytes at offset off) goes to member 'to' as soon as it is
+ * there; then blx_buf_activate(b) puts the buffer on the active queue
+ * (queue.h), which reclaims it once MPI is done with it. */
+BLX_INTERNAL void blx_send_piece_buffered(const blx_ep *e, blx_buf *b, size_t off, size_t len, int to);
 
 #endif

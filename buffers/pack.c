@@ -33,37 +33,60 @@ size_t blx_shape_count(const blx_shape *s)
     return k * (big - k) + k * (k + 1) / 2 - (s->unit ? k : 0);
 }
 
-/* One loop for both directions: copy each column's run between A and buf. */
-static void copy_columns(const blx_shape *s, char *A, char *buf, int to_buf)
+/* One loop for both directions: copy the bytes [from, from + len) of the
+ * packed order between A and buf (buf holds just that range), column run by
+ * column run. */
+static void copy_range(const blx_shape *s, char *A, char *buf, size_t from, size_t len, int to_buf)
 {
-    if (s->m <= 0 || s->n <= 0)
+    if (s->m <= 0 || s->n <= 0 || len == 0)
         return;
     if (blx_shape_contiguous(s)) {
-        size_t bytes = (size_t)s->m * (size_t)s->n * s->esz;
         if (to_buf)
-            memcpy(buf, A, bytes);
+            memcpy(buf, A + from, len);
         else
-            memcpy(A, buf, bytes);
+            memcpy(A + from, buf, len);
         return;
     }
-    size_t col = (size_t)s->lda * s->esz;
-    for (int j = 0; j < s->n; j++) {
+    size_t col = (size_t)s->lda * s->esz, at = 0; /* at: packed offset of the run */
+    for (int j = 0; j < s->n && len > 0; j++) {
         int lo, hi;
         blx_shape_column(s, j, &lo, &hi);
-        size_t len = (size_t)(hi - lo) * s->esz;
-        char *a = A + (size_t)j * col + (size_t)lo * s->esz;
-        if (len == 0)
+        size_t run = (size_t)(hi - lo) * s->esz;
+        if (at + run <= from) {
+            at += run;
             continue;
+        }
+        size_t skip = from > at ? from - at : 0, take = run - skip < len ? run - skip : len;
+        char *a = A + (size_t)j * col + (size_t)lo * s->esz + skip;
         if (to_buf)
-            memcpy(buf, a, len);
+            memcpy(buf, a, take);
         else
-            memcpy(a, buf, len);
-        buf += len;
+            memcpy(a, buf, take);
+        buf += take;
+        len -= take;
+        from += take;
+        at += run;
     }
 }
 
 /* The casts drop const only for the shared loop: pack never writes A,
  * unpack never writes buf. */
-void blx_pack(const blx_shape *s, const void *A, void *buf) { copy_columns(s, (char *)A, buf, 1); }
+void blx_pack(const blx_shape *s, const void *A, void *buf)
+{
+    copy_range(s, (char *)A, buf, 0, blx_shape_bytes(s), 1);
+}
 
-void blx_unpack(const blx_shape *s, const void *buf, void *A) { copy_columns(s, A, (char *)buf, 0); }
+void blx_unpack(const blx_shape *s, const void *buf, void *A)
+{
+    copy_range(s, A, (char *)buf, 0, blx_shape_bytes(s), 0);
+}
+
+void blx_pack_part(const blx_shape *s, const void *A, void *buf, size_t from, size_t len)
+{
+    copy_range(s, (char *)A, buf, from, len, 1);
+}
+
+void blx_unpack_part(const blx_shape *s, const void *buf, void *A, size_t from, size_t len)
+{
+    copy_range(s, A, (char *)buf, from, len, 0);
+}

@@ -68,5 +68,9 @@ static inline int blx_shape_contiguous(const blx_shape *s)
  * shape's elements: the LDA gap and the rest of the block stay untouched. */
 BLX_INTERNAL void blx_pack(const blx_shape *s, const void *A, void *buf);
 BLX_INTERNAL void blx_unpack(const blx_shape *s, const void *buf, void *A);
+/* The same for the bytes [from, from + len) of the packed order only (buf
+ * holds just them): a message packed or unpacked piece by piece. */
+BLX_INTERNAL void blx_pack_part(const blx_shape *s, const void *A, void *buf, size_t from, size_t len);
+BLX_INTERNAL void blx_unpack_part(const blx_shape *s, const void *buf, void *A, size_t from, size_t len);
 
 #endif

@@ -5,6 +5,8 @@
  *
  *   build/tools/topo_table 8 13
  *   build/tools/topo_table --letters     every TOP letter, the default ' ' first
+ *   build/tools/topo_table --default     the default's choice by scope and message size,
+ *                                        under BLACS_MODEL if set (else this machine's model)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,12 @@
 static void row(const char *label, int np, char top, int nr, int nb)
 {
     blx_route r;
-    if (blx_route_bcast(&r, top, np, 1024, nr, nb) != 0)
+    blx_model m = blx_model_default();
+    blx_tree_cache trees = {0};
+    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees};
+    int rc = blx_route_bcast(&r, top, &in);
+    blx_tree_cache_free(&trees);
+    if (rc != 0)
         return;
     blx_tree *t = blx_tree_build(np, r.shape, r.key, r.param);
     if (t == NULL)
@@ -44,9 +51,10 @@ static void flags_table(void)
                  {BLX_TOPO_LEAVE_ON_ALL_ONLY, "combine leave-on-all only"},
                  {BLX_TOPO_REPEATABLE, "repeatable combine"},
                  {BLX_TOPO_COHERENT, "coherent"}};
-    const blx_topology *all[] = {
-        &blx_topo_ring,      &blx_topo_split_ring,   &blx_topo_multiring,         &blx_topo_fully_connected,
-        &blx_topo_hypercube, &blx_topo_general_tree, &blx_topo_scatter_allgather, &blx_topo_rabenseifner};
+    const blx_topology *all[] = {&blx_topo_ring,        &blx_topo_split_ring,         &blx_topo_multiring,
+                                 &blx_topo_fully_connected, &blx_topo_hypercube,     &blx_topo_general_tree,
+                                 &blx_topo_scatter_allgather, &blx_topo_scatter_doubling, &blx_topo_two_tree,
+                                 &blx_topo_rabenseifner};
     printf("| keys | topology | flags |\n|---|---|---|\n");
     for (size_t t = 0; t < sizeof all / sizeof all[0]; t++) {
         printf("| %s | %s |", all[t]->keys[0] ? all[t]->keys : "(default only)", all[t]->name);
@@ -58,8 +66,52 @@ static void flags_table(void)
     printf("\n");
 }
 
+/* The default's algorithm for every (scope size, size) of a table. */
+static void default_table(void)
+{
+    blx_model m = blx_model_default();
+    const char *text = getenv("BLACS_MODEL");
+    if (text != NULL && blx_model_parse(text, &m) != 0) {
+        fprintf(stderr, "topo_table: BLACS_MODEL='%s' is not a model\n", text);
+        exit(1);
+    }
+    static const int nps[] = {2, 3, 4, 8, 16, 64, 256, 1024};
+    static const size_t sizes[] = {8, 1 << 10, 8 << 10, 64 << 10, 256 << 10, 1 << 20, 8 << 20};
+    static const char *const names[] = {"8 B", "1 KiB", "8 KiB", "64 KiB", "256 KiB", "1 MiB", "8 MiB"};
+    printf("model: alpha=%g beta=%g gamma=%g window=%d\n\n", m.alpha, m.beta, m.gamma, m.window);
+    for (int op = 0; op < 3; op++) {
+        printf("| %s | np |", op == 0 ? "broadcast" : op == 1 ? "combine, leave-on-one" : "combine, leave-on-all");
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+            printf(" %s |", names[z]);
+        printf("\n|---|---|");
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+            printf("---|");
+        printf("\n");
+        for (size_t k = 0; k < sizeof nps / sizeof nps[0]; k++) {
+            blx_tree_cache trees = {0};
+            printf("| | %d |", nps[k]);
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                blx_route r;
+                blx_route_in in = {nps[k], sizes[z], op == 2, 1, 1, 1, &m, &trees};
+                if (op == 0)
+                    blx_route_bcast(&r, ' ', &in);
+                else
+                    blx_route_combine(&r, ' ', &in);
+                printf(" %s |", r.topo->name);
+            }
+            printf("\n");
+            blx_tree_cache_free(&trees);
+        }
+        printf("\n");
+    }
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--default") == 0) {
+        default_table();
+        return 0;
+    }
     if (argc == 2 && strcmp(argv[1], "--letters") == 0) {
         printf("%s\n", blx_topology_letters());
         return 0;

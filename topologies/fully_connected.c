@@ -28,5 +28,5 @@ const blx_topology blx_topo_fully_connected = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = fully_connected_tree,
     .combine = blx_tree_combine,
-    .flags = BLX_TOPO_COHERENT,
+    .flags = BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
 };

@@ -47,5 +47,7 @@ const blx_topology blx_topo_general_tree = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = general_tree,
     .combine = blx_tree_combine,
-    .flags = BLX_TOPO_USES_BRANCHES | BLX_TOPO_COHERENT,
+    .bcast_cost = blx_tree_bcast_cost,
+    .combine_cost = blx_tree_combine_cost,
+    .flags = BLX_TOPO_USES_BRANCHES | BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
 };

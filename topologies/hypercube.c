@@ -69,6 +69,20 @@ static void exchange_combine(const blx_xfer *x)
     blx_fold_out(x, p);
 }
 
+/* log2(p) (alpha + n beta + n gamma), plus 2 (alpha + n beta) + n gamma
+ * for the fold when np is not a power of two (above) */
+static double exchange_cost(const blx_cost_in *c)
+{
+    const blx_model *m = c->model;
+    int p = 1, steps = 0;
+    while (p * 2 <= c->np) {
+        p *= 2;
+        steps++;
+    }
+    double n = (double)c->n, step = m->alpha + n * (m->beta + m->gamma);
+    return steps * step + (p < c->np ? 2 * (m->alpha + n * m->beta) + n * m->gamma : 0);
+}
+
 const blx_topology blx_topo_hypercube = {
     .keys = "H",
     .name = "hypercube",
@@ -78,5 +92,6 @@ const blx_topology blx_topo_hypercube = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = NULL,
     .combine = exchange_combine,
+    .combine_cost = exchange_cost,
     .flags = BLX_TOPO_POWER_OF_TWO | BLX_TOPO_LEAVE_ON_ALL_ONLY | BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT,
 };

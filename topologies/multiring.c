@@ -53,5 +53,5 @@ const blx_topology blx_topo_multiring = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = multiring_combine_tree,
     .combine = blx_tree_combine,
-    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_USES_RINGS | BLX_TOPO_COHERENT,
+    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_USES_RINGS | BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
 };

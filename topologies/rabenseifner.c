@@ -112,6 +112,23 @@ static void rabenseifner(const blx_xfer *xin)
     }
 }
 
+/* The costs above, with the fold-in (and fold-out) of a non-power-of-two np. */
+static double rabenseifner_cost(const blx_cost_in *c)
+{
+    const blx_model *m = c->model;
+    int p = 1, l = 0;
+    while (p * 2 <= c->np) {
+        p *= 2;
+        l++;
+    }
+    double n = (double)c->n, part = (p - 1.0) / p;
+    double t = part * n * (2 * m->beta + m->gamma);
+    t += c->leave_on_all ? 2 * l * m->alpha : (l + p - 1) * m->alpha;
+    if (p < c->np)
+        t += m->alpha + n * (m->beta + m->gamma) + (c->leave_on_all ? m->alpha + n * m->beta : 0);
+    return t;
+}
+
 const blx_topology blx_topo_rabenseifner = {
     .keys = "",
     .name = "reduce-scatter + allgather/gather",
@@ -121,5 +138,6 @@ const blx_topology blx_topo_rabenseifner = {
     .bcast_recv = NULL,
     .combine_tree = NULL,
     .combine = rabenseifner,
+    .combine_cost = rabenseifner_cost,
     .flags = BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT,
 };

@@ -1,6 +1,7 @@
 /*
  * topologies/registry.c - TOP letter -> topology, the documented fallbacks,
- * the default topology, and running a route on a transfer.
+ * the default topology chosen by the cost model, and running a route on a
+ * transfer.
  *
  * Fallbacks (every member computes them identically):
  *   broadcast 'H' on a scope whose size is not a power of two -> 1-tree;
@@ -9,14 +10,22 @@
  *   '1'..'9' and 'T' are one topology; N_b >= np - 1 is the same tree as
  *   N_b = np - 1 (the root reaches everybody in one level);
  *   'M' clamps |N_r| to np - 1.
- * The default ' ' is looked up in a table by operation, scope size and
- * message size: trees and the bidirectional exchange for short messages,
- * scatter + allgather broadcasts and reduce-scatter based combines for long
- * ones (the InterCom and MPICH papers).  Its combines always fold their
- * inputs in a fixed order, so that a program that
- * does not choose a topology gets the same bits on every run (as it does from
- * MPI's reductions); the explicit letters keep LAWN 73's arrival-order fan-in
- * unless BLACS_SET 15 asks for repeatability.
+ *
+ * The default ' ' takes, among a few candidate algorithms per operation, the
+ * one whose modelled time (model.h; each algorithm's file gives its formula)
+ * is least for this scope size and message size, the first on a tie:
+ *   broadcast:      binomial tree; scatter + recursive-doubling allgather;
+ *                   scatter + ring allgather; pipelined chain; two trees
+ *   combine to one: binomial fan-in; pipelined chain fan-in; reduce-scatter
+ *                   + gather (vectors that may be cut between elements)
+ *   to all:         bidirectional exchange; reduce-scatter + allgather; the
+ *                   fan-ins above followed by the best broadcast
+ * The costs depend only on values every member of the scope shares (the
+ * grid's model, the scope size, the bytes), so all members choose alike.
+ * Its combines always fold their inputs in a fixed order, so that a program
+ * that does not choose a topology gets the same bits on every run (as it
+ * does from MPI's reductions); the explicit letters keep LAWN 73's
+ * arrival-order fan-in unless BLACS_SET 15 asks for repeatability.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -26,13 +35,8 @@
 #include "topology.h"
 
 const blx_topology *const blx_topologies[] = {
-    &blx_topo_ring,
-    &blx_topo_split_ring,
-    &blx_topo_multiring,
-    &blx_topo_fully_connected,
-    &blx_topo_hypercube,
-    &blx_topo_general_tree,
-    NULL,
+    &blx_topo_ring,      &blx_topo_split_ring,   &blx_topo_multiring, &blx_topo_fully_connected,
+    &blx_topo_hypercube, &blx_topo_general_tree, NULL,
 };
 
 static char upper(char c) { return (char)toupper((unsigned char)c); }
@@ -47,38 +51,6 @@ const blx_topology *blx_topology_find(char top)
             if (*k == key)
                 return blx_topologies[i];
     return NULL;
-}
-
-/* The default topology ' ': the first row of the operation's table that
- * fits (scope size, message size, and whether the vector may be cut between
- * elements).  Pure data, so every member of a scope picks the same row. */
-typedef struct {
-    int min_np;       /* scope size at least */
-    size_t min_bytes; /* message at least */
-    int needs_split;  /* only for vectors that may be cut (combines without locations) */
-    const blx_topology *topo;
-    char key;
-    int param;
-} default_row;
-
-static const default_row default_bcast[] = {
-    {3, (size_t)512 << 10, 0, &blx_topo_scatter_allgather, 0, 0},
-    {1, 0, 0, &blx_topo_general_tree, 'T', 1}, /* binomial tree, pipelined when deep */
-};
-static const default_row default_reduce[] = {
-    {3, (size_t)256 << 10, 1, &blx_topo_rabenseifner, 0, 0},
-    {1, 0, 0, &blx_topo_general_tree, 'T', 1}, /* binomial fan-in */
-};
-static const default_row default_allreduce[] = {
-    {2, (size_t)64 << 10, 1, &blx_topo_rabenseifner, 0, 0},
-    {1, 0, 0, &blx_topo_hypercube, 'H', 0}, /* bidirectional exchange: coherent */
-};
-
-static const default_row *default_row_for(const default_row *table, int np, size_t bytes, int split)
-{
-    while (np < table->min_np || bytes < table->min_bytes || (table->needs_split && !split))
-        table++;
-    return table;
 }
 
 static int is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
@@ -97,109 +69,211 @@ static int route(blx_route *r, char key, int np, int rings, int branches, int co
         t = &blx_topo_general_tree;
         key = '1';
     }
-    r->topo = t;
-    r->key = key;
-    r->param = 0;
-    r->fixed_order = 0;
+    *r = (blx_route){t, combine ? t->combine_tree : t->tree, combine ? NULL : t->tree2, key, 0, 0};
     if (t == &blx_topo_general_tree) {
         r->param = clamp(key == 'T' ? branches : key - '0', 1, most);
         r->key = 'T'; /* '3' and 'T' with N_b = 3 share one cached tree */
     } else if (t == &blx_topo_multiring) {
         r->param = rings < 0 ? -clamp(-(long long)rings, 1, most) : clamp(rings, 1, most);
     }
-    r->shape = combine ? t->combine_tree : t->tree;
     return 0;
 }
 
-/* A default row: a letter goes through the letter's rules (its number is the
- * row's), an unlettered long-message algorithm is taken as it is. */
-static int route_row(blx_route *r, const default_row *row, int np, int combine, int leave_on_all)
-{
-    if (row->key != 0)
-        return route(r, row->key, np, row->param, row->param, combine, leave_on_all);
-    r->topo = row->topo;
-    r->shape = NULL;
-    r->key = 0;
-    r->param = 0;
-    return 0;
-}
+/* ---- the default: the cheapest candidate ---- */
 
-int blx_route_bcast(blx_route *r, char top, int np, size_t bytes, int nr_bs, int nb_bs)
-{
-    char key = upper(top);
-    int rc = key == ' ' ? route_row(r, default_row_for(default_bcast, np, bytes, 0), np, 0, 0)
-                        : route(r, key, np, nr_bs, nb_bs, 0, 0);
-    r->fixed_order = 0;
-    return rc;
-}
+typedef struct {
+    const blx_topology *topo;
+    char key;        /* a letter routed by its rules, or 0 */
+    int param;       /* the letter's number, or the algorithm's variant */
+    int needs_split; /* only for vectors that may be cut between elements */
+} candidate;
 
-int blx_route_combine(blx_route *r, char top, int np, size_t bytes, int leave_on_all, int splittable,
-                      int nr_co, int nb_co)
+static const candidate bcast_candidates[] = {
+    {&blx_topo_general_tree, 'T', 1, 0},    /* binomial tree */
+    {&blx_topo_scatter_doubling, 0, 0, 0},  /* scatter + recursive-doubling allgather */
+    {&blx_topo_scatter_allgather, 0, 0, 0}, /* scatter + ring allgather */
+    {&blx_topo_ring, 'I', 0, 0},            /* pipelined chain */
+    {&blx_topo_two_tree, 0, 0, 0},          /* two trees, pipelined */
+};
+static const candidate reduce_candidates[] = {
+    {&blx_topo_general_tree, 'T', 1, 0}, /* binomial fan-in */
+    {&blx_topo_ring, 'I', 0, 0},         /* pipelined chain fan-in */
+    {&blx_topo_rabenseifner, 0, 0, 1},   /* reduce-scatter + gather */
+};
+static const candidate allreduce_candidates[] = {
+    {&blx_topo_hypercube, 'H', 0, 0},    /* bidirectional exchange */
+    {&blx_topo_rabenseifner, 0, 0, 1},   /* reduce-scatter + allgather */
+    {&blx_topo_general_tree, 'T', 1, 0}, /* binomial fan-in, then the best broadcast */
+    {&blx_topo_ring, 'I', 0, 0},         /* chain fan-in, then the best broadcast */
+};
+#define NCAND(a) (sizeof a / sizeof a[0])
+
+static blx_route candidate_route(const candidate *c, const blx_route_in *in, int combine)
 {
-    char key = upper(top);
-    if (key != ' ') {
-        int rc = route(r, key, np, nr_co, nb_co, 1, leave_on_all);
-        r->fixed_order = 0;
-        return rc;
+    blx_route r;
+    if (c->key != 0) {
+        route(&r, c->key, in->np, c->param, c->param, combine, in->leave_on_all);
+        return r;
     }
-    const default_row *table = leave_on_all ? default_allreduce : default_reduce;
-    int rc = route_row(r, default_row_for(table, np, bytes, splittable), np, 1, leave_on_all);
-    r->fixed_order = 1;
-    return rc;
+    const blx_topology *t = c->topo;
+    r = (blx_route){t, combine ? t->combine_tree : t->tree, combine ? NULL : t->tree2, 0, c->param, 0};
+    return r;
 }
 
-/* The tree of a route for x's scope, from the scope's cache. */
-static const blx_tree *tree_for(const blx_xfer *x, const blx_route *r)
+/* The tree of a shape for a scope of np, from the cache (NULL: no shape). */
+static const blx_tree *cached(blx_tree_cache *trees, int np, blx_tree_shape shape, char key, int param)
 {
-    const blx_tree *t = blx_tree_cached(x->trees, x->ep.np, r->shape, r->key, r->param);
-    if (t == NULL)
-        blx_fatal(x->ep.ctxt, x->ep.routine, "cannot build the %s tree for %d processes (out of memory?)",
-                  r->topo->name, x->ep.np);
-    return t;
+    return shape != NULL ? blx_tree_cached(trees, np, shape, key, param) : NULL;
 }
+
+static double bcast_cost(const blx_route *r, const blx_route_in *in)
+{
+    blx_cost_in c = {in->model, in->np, in->bytes, 0, r->param, cached(in->trees, in->np, r->shape, r->key, r->param),
+                     cached(in->trees, in->np, r->shape2, r->key, r->param)};
+    if ((r->shape && !c.tree) || (r->shape2 && !c.tree2))
+        return 1e300; /* out of memory for the tree: never chosen */
+    return r->topo->bcast_cost(&c);
+}
+
+/* The cheapest broadcast (also how a gathering combine spreads its result). */
+static void best_bcast(blx_route *best, const blx_route_in *in, double *cost)
+{
+    *cost = 1e300;
+    for (size_t i = 0; i < NCAND(bcast_candidates); i++) {
+        blx_route r = candidate_route(&bcast_candidates[i], in, 0);
+        double t = bcast_cost(&r, in);
+        if (t < *cost) {
+            *cost = t;
+            *best = r;
+        }
+    }
+}
+
+static double combine_cost(const blx_route *r, const blx_route_in *in)
+{
+    blx_cost_in c = {in->model, in->np, in->bytes, in->leave_on_all, r->param,
+                     cached(in->trees, in->np, r->shape, r->key, r->param), NULL};
+    if (r->shape && !c.tree)
+        return 1e300;
+    double t = r->topo->combine_cost(&c), spread = 0;
+    if (in->leave_on_all && (r->topo->flags & BLX_TOPO_GATHERS)) {
+        blx_route b;
+        best_bcast(&b, in, &spread);
+    }
+    return t + spread;
+}
+
+static void best_combine(blx_route *best, const blx_route_in *in)
+{
+    const candidate *cand = in->leave_on_all ? allreduce_candidates : reduce_candidates;
+    size_t n = in->leave_on_all ? NCAND(allreduce_candidates) : NCAND(reduce_candidates);
+    double cost = 1e300;
+    for (size_t i = 0; i < n; i++) {
+        if (cand[i].needs_split && !in->splittable)
+            continue;
+        blx_route r = candidate_route(&cand[i], in, 1);
+        double t = combine_cost(&r, in);
+        if (t < cost || i == 0) {
+            cost = t;
+            *best = r;
+        }
+    }
+}
+
+int blx_route_bcast(blx_route *r, char top, const blx_route_in *in)
+{
+    char key = upper(top);
+    if (key != ' ')
+        return route(r, key, in->np, in->rings, in->branches, 0, 0);
+    double cost;
+    best_bcast(r, in, &cost);
+    return 0;
+}
+
+int blx_route_combine(blx_route *r, char top, const blx_route_in *in)
+{
+    char key = upper(top);
+    if (key != ' ')
+        return route(r, key, in->np, in->rings, in->branches, 1, in->leave_on_all);
+    best_combine(r, in);
+    r->fixed_order = 1;
+    return 0;
+}
+
+/* ---- running a route ---- */
 
 /* Runs per descriptor: the lettered ones, then the default's own. */
 static const blx_topology *const counted[] = {
     &blx_topo_ring,      &blx_topo_split_ring,   &blx_topo_multiring,         &blx_topo_fully_connected,
-    &blx_topo_hypercube, &blx_topo_general_tree, &blx_topo_scatter_allgather, &blx_topo_rabenseifner,
+    &blx_topo_hypercube, &blx_topo_general_tree, &blx_topo_scatter_allgather, &blx_topo_scatter_doubling,
+    &blx_topo_two_tree,  &blx_topo_rabenseifner,
 };
-static unsigned long runs[sizeof counted / sizeof counted[0]];
+static unsigned long runs[NCAND(counted)];
 
 static void count_run(const blx_topology *t)
 {
-    for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++)
+    for (size_t i = 0; i < NCAND(counted); i++)
         runs[i] += counted[i] == t;
 }
 
 unsigned long blx_topology_runs(const blx_topology *t)
 {
-    for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++)
+    for (size_t i = 0; i < NCAND(counted); i++)
         if (counted[i] == t)
             return runs[i];
     return 0;
 }
 
+/* The route's trees for x's scope, from the scope's cache, and the plan. */
+static void prepare(const blx_route *r, blx_xfer *x, size_t unit)
+{
+    x->tree = x->tree2 = NULL;
+    x->plan = (blx_plan){x->bytes + 1, x->model->window}; /* whole */
+    blx_tree_shape shapes[2] = {r->shape, r->shape2};
+    const blx_tree **trees[2] = {&x->tree, &x->tree2};
+    for (int i = 0; i < 2; i++) {
+        if (shapes[i] == NULL)
+            continue;
+        *trees[i] = blx_tree_cached(x->trees, x->ep.np, shapes[i], r->key, r->param);
+        if (*trees[i] == NULL)
+            blx_fatal(x->ep.ctxt, x->ep.routine, "cannot build the %s tree for %d processes (out of memory?)",
+                      r->topo->name, x->ep.np);
+    }
+    if (r->topo->plan != NULL)
+        x->plan = r->topo->plan(x);
+    else if (x->tree != NULL)
+        x->plan = blx_model_tree_plan(x->model, x->tree, x->bytes, unit ? unit : 1);
+}
+
+static void run_bcast(const blx_route *r, blx_xfer *x, int is_source)
+{
+    x->ep.whole = x->bytes;
+    prepare(r, x, 1);
+    (is_source ? r->topo->bcast_send : r->topo->bcast_recv)(x);
+}
+
 void blx_bcast_run(const blx_route *r, blx_xfer *x, int is_source)
 {
     count_run(r->topo);
-    x->tree = r->shape != NULL ? tree_for(x, r) : NULL; /* long-message algorithms walk no tree */
-    (is_source ? r->topo->bcast_send : r->topo->bcast_recv)(x);
+    run_bcast(r, x, is_source);
 }
 
 void blx_combine_run(const blx_route *r, blx_xfer *x)
 {
     count_run(r->topo);
     x->ordered |= r->fixed_order;
-    x->tree = NULL;
-    x->rebcast = NULL;
-    if (r->shape != NULL) {
-        x->tree = tree_for(x, r);
-        if (x->leave_on_all) { /* the one result is spread along a binomial tree */
-            blx_route spread = {&blx_topo_general_tree, blx_topo_general_tree.tree, 'T', 1, 0};
-            x->rebcast = tree_for(x, &spread);
-        }
-    }
+    x->ep.whole = x->bytes;
+    prepare(r, x, x->unit);
     r->topo->combine(x);
+    if (x->leave_on_all && (r->topo->flags & BLX_TOPO_GATHERS)) { /* the result is on member 0: spread it */
+        blx_route_in in = {x->ep.np, x->bytes, 0, 0, 0, 0, x->model, x->trees};
+        blx_route b;
+        double cost;
+        best_bcast(&b, &in, &cost);
+        blx_xfer spread = *x;
+        spread.ep.tag = x->spread_tag;
+        run_bcast(&b, &spread, blx_xfer_rel(x) == 0);
+    }
 }
 
 const char *blx_topology_letters(void)

@@ -46,5 +46,7 @@ const blx_topology blx_topo_ring = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = ring_combine_tree,
     .combine = blx_tree_combine,
-    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT,
+    .bcast_cost = blx_tree_bcast_cost,
+    .combine_cost = blx_tree_combine_cost,
+    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
 };

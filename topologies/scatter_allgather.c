@@ -1,9 +1,10 @@
 /*
- * topologies/scatter_allgather.c - long-message broadcast: a binomial
- * scatter of np pieces, then a ring allgather (van de Geijn; MPICH's
- * long-message broadcast, Thakur, Rabenseifner and Gropp section 4.1; the
- * InterCom paper's "scatter + bucket-collect").  No TOP letter: the default
- * ' ' picks it for long messages.
+ * topologies/scatter_allgather.c - long-message broadcasts: a binomial
+ * scatter of np pieces, then an allgather, by a ring or by recursive
+ * doubling (van de Geijn; MPICH's long-message broadcast, Thakur,
+ * Rabenseifner and Gropp section 4.1; the InterCom paper's "scatter +
+ * bucket-collect").  No TOP letter: the default ' ' picks them for long
+ * messages.
  *
  * The message is cut into np pieces; piece r belongs to the member r places
  * after the source.  np = 4:
@@ -13,10 +14,17 @@
  *              last to its right neighbour and takes one from its left (the
  *              ring is open at the source, which needs nothing back)
  *
- *   cost: (log2(np) + np - 1) alpha + 2 (np - 1)/np n beta
+ *   recursive doubling instead of the ring (np a power of two): in step j
+ *   member r swaps the 2^j pieces it holds with member r XOR 2^j; the source
+ *   holds them all, so its partner sends it nothing.
+ *
+ *   cost, ring:     (ceil(log2 np) + np - 1) alpha + 2 (np - 1)/np n beta
+ *         doubling: 2 log2(np) alpha + 2 (np - 1)/np n beta
  *   against log2(np) (alpha + n beta) for the binomial tree: about
  *   log2(np)/2 times less data on the slowest path once n beta dominates.
- * Any np works: the scatter tree is the binomial one, pieces may be empty.
+ * Any np works for the ring (pieces may be empty); recursive doubling needs
+ * a power of two (the default never picks it otherwise: its cost is
+ * infinite there).
  */
 #include "topology.h"
 
@@ -31,14 +39,16 @@ static void pieces(const blx_xfer *x, int a, int b, size_t *off, size_t *len)
     *len = hi - lo;
 }
 
-static void scatter_allgather(const blx_xfer *x)
+/* Binomial scatter: a member receives its subtree's pieces from its parent
+ * (rel minus its lowest set bit), then hands the upper halves on; in the
+ * end member rel holds piece rel (and the pieces of its subtree's missing
+ * members when np is not a power of two). */
+static void scatter(const blx_xfer *x)
 {
     const blx_ep *e = &x->ep;
     int np = e->np, rel = blx_xfer_rel(x);
     size_t off, len;
 
-    /* binomial scatter: a member receives its subtree's pieces from its
-     * parent (rel minus its lowest set bit), then hands the upper halves on */
     int mask = 1;
     while (mask < np) {
         if (rel & mask) {
@@ -56,7 +66,13 @@ static void scatter_allgather(const blx_xfer *x)
             blx_send(e, x->buf + off, len, blx_xfer_member(x, rel + mask));
         }
     }
+}
 
+static void scatter_ring(const blx_xfer *x)
+{
+    const blx_ep *e = &x->ep;
+    int np = e->np, rel = blx_xfer_rel(x);
+    scatter(x);
     /* ring allgather; the source has every piece already, so nobody sends to
      * it and it receives nothing (its matrix is only read) */
     int right = rel == np - 1 ? -1 : blx_xfer_member(x, rel + 1);
@@ -70,14 +86,58 @@ static void scatter_allgather(const blx_xfer *x)
     }
 }
 
+static void scatter_doubling(const blx_xfer *x)
+{
+    const blx_ep *e = &x->ep;
+    int np = e->np, rel = blx_xfer_rel(x);
+    scatter(x);
+    for (int mask = 1; mask < np; mask <<= 1) {
+        int partner = rel ^ mask, mine = rel & ~(mask - 1), theirs = partner & ~(mask - 1);
+        size_t ooff, olen, ioff, ilen;
+        pieces(x, mine, mine + mask, &ooff, &olen);
+        pieces(x, theirs, theirs + mask, &ioff, &ilen);
+        /* the source receives nothing: its matrix is only read */
+        blx_sendrecv(e, x->buf + ooff, olen, partner == 0 ? -1 : blx_xfer_member(x, partner), x->buf + ioff,
+                     ilen, rel == 0 ? -1 : blx_xfer_member(x, partner));
+    }
+}
+
+static int log2_ceil(int np)
+{
+    int l = 0;
+    while ((1 << l) < np)
+        l++;
+    return l;
+}
+
+static double ring_cost(const blx_cost_in *c)
+{
+    const blx_model *m = c->model;
+    return (log2_ceil(c->np) + c->np - 1) * m->alpha + 2.0 * (c->np - 1) / c->np * (double)c->n * m->beta;
+}
+
+static double doubling_cost(const blx_cost_in *c)
+{
+    const blx_model *m = c->model;
+    if (c->np & (c->np - 1))
+        return 1e300; /* powers of two only */
+    return 2 * log2_ceil(c->np) * m->alpha + 2.0 * (c->np - 1) / c->np * (double)c->n * m->beta;
+}
+
 const blx_topology blx_topo_scatter_allgather = {
     .keys = "",
-    .name = "scatter + allgather",
+    .name = "scatter + ring allgather",
     .description = "van de Geijn's long-message broadcast (chosen by the default TOP for long messages)",
-    .tree = NULL,
-    .bcast_send = scatter_allgather,
-    .bcast_recv = scatter_allgather,
-    .combine_tree = NULL,
-    .combine = NULL,
-    .flags = 0,
+    .bcast_send = scatter_ring,
+    .bcast_recv = scatter_ring,
+    .bcast_cost = ring_cost,
+};
+
+const blx_topology blx_topo_scatter_doubling = {
+    .keys = "",
+    .name = "scatter + recursive-doubling allgather",
+    .description = "long-message broadcast for powers of two (chosen by the default TOP)",
+    .bcast_send = scatter_doubling,
+    .bcast_recv = scatter_doubling,
+    .bcast_cost = doubling_cost,
 };

@@ -34,5 +34,5 @@ const blx_topology blx_topo_split_ring = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = split_ring_tree,
     .combine = blx_tree_combine,
-    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_COHERENT,
+    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
 };

@@ -34,6 +34,8 @@ typedef struct blx_tree {
     int nsteps;  /* largest step */
     int depth;   /* longest root-to-leaf path, in edges */
     int nedges;  /* edges added so far (== np - 1 when complete) */
+    /* the cost model's steps of this tree for one window (model.c) */
+    int memo_window, memo_L, memo_D;
 } blx_tree;
 
 /* A tree shape: fills t (already sized for t->np nodes) with blx_tree_edge.

@@ -1,20 +1,34 @@
 /*
- * topologies/tree_walk.c - moving data along a tree (the broadcast walker).
+ * topologies/tree_walk.c - moving data along trees: the broadcast walker
+ * and the fan-in (combine) walker.
  *
- * The root sends its buffer to its children in tree order; every other
- * member receives from its parent into its buffer and forwards to its own
- * children.  All sends are non-blocking from the one buffer and waited for
- * before returning (broadcasts are globally blocking, so the buffer may be
- * the user's matrix itself).
+ * Broadcast.  The root sends its buffer to its children; every other member
+ * receives from its parent into its buffer and forwards to its own children.
+ * The message travels in the pieces of x->plan (buffers/bytes.h: blx_cut):
+ * a node forwards piece i as soon as it has it, to its children in the
+ * tree's order (largest subtree first), keeping at most plan.window sends in
+ * flight.  On a network link every message in flight shares the bandwidth,
+ * so with a window of 1 piece i reaches the next hop before piece i + 1
+ * competes with it; such sends are synchronous (blx_issend), so that their
+ * completion means delivery even where MPI would buffer a small message.
+ * When every send of the call fits in the window at once, they go out
+ * together as ordinary sends (short messages: latency, not bandwidth).
+ * With a second tree (x->tree2), pieces alternate: piece i follows tree
+ * i mod 2.  Broadcasts are globally blocking, so the buffer may be the
+ * user's matrix itself.
  *
- * Pipelining: in a tree deeper than two levels, a message above 2 * SEG_MIN
- * bytes travels in up to MAX_SEG segments, and a node forwards segment i as
- * soon as it has it while segment i + 1 is still arriving.  A chain of d
- * links then costs about (d - 1 + k)(alpha + n beta / k) for k segments
- * instead of d (alpha + n beta).  All segments of one operation share its
- * message ID; MPI's non-overtaking rule keeps them in order.
+ *   cost: model.h, a pipelined tree: (L + (k - 1) D)(alpha + n beta / k)
  *
- * Combines walk the tree the other way (fan-in): see blx_tree_combine.
+ * Combine (fan-in).  The same tree walked the other way: a node receives
+ * every child's piece i, folds it into its own piece i, and sends piece i
+ * to its parent.  Receives are posted ahead, piece after piece, into as many
+ * slots as FANIN_BUDGET allows, so children need not wait; contributions are
+ * folded as they arrive, or in the children's order when the combine must
+ * be repeatable.  Every receive names its child (never MPI_ANY_SOURCE), so
+ * pieces of different children and operations cannot be confused.
+ *
+ *   cost: as the broadcast, with beta + gamma for beta (the node folds what
+ *   it receives)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,28 +36,9 @@
 #include "../base/report.h"
 #include "topology.h"
 
-#define SEG_MIN ((size_t)256 << 10)
-#define MAX_SEG 64
 #define STACK_REQS 32
-
-static int segments(const blx_xfer *x)
-{
-    size_t n = 1;
-    if (x->tree->depth > 2 && x->bytes > 2 * SEG_MIN) {
-        n = (x->bytes + SEG_MIN - 1) / SEG_MIN;
-        n = n > MAX_SEG ? MAX_SEG : n;
-    }
-    size_t least = (x->bytes + BLX_MAX_MSG - 1) / BLX_MAX_MSG; /* the byte layer's largest message */
-    return (int)(n > least ? n : least);
-}
-
-/* Segment i of nseg of 'seg' bytes: its offset and length. */
-static size_t segment(const blx_xfer *x, size_t seg, int i, size_t *len)
-{
-    size_t off = (size_t)i * seg, left = off < x->bytes ? x->bytes - off : 0;
-    *len = left < seg ? left : seg;
-    return off;
-}
+/* Bytes of children's pieces a fan-in keeps posted at once. */
+#define FANIN_BUDGET ((size_t)8 << 20)
 
 /* n requests: from the stack when few, else from the heap. */
 static blx_req *reqs(const blx_xfer *x, blx_req *stack, int n)
@@ -51,68 +46,92 @@ static blx_req *reqs(const blx_xfer *x, blx_req *stack, int n)
     blx_req *r = stack;
     if (n > STACK_REQS && (r = malloc((size_t)n * sizeof *r)) == NULL)
         blx_fatal(x->ep.ctxt, x->ep.routine, "out of memory for %d MPI requests", n);
+    for (int i = 0; i < n; i++)
+        r[i].peer = -1;
     return r;
+}
+
+/* The sends of one node, at most 'cap' in flight, completed in order. */
+typedef struct sendq {
+    const blx_ep *e;
+    blx_req ring[16];
+    int cap, head, n, sync;
+} sendq;
+
+static void sendq_init(sendq *q, const blx_ep *e, int window, int total)
+{
+    q->e = e;
+    q->cap = window < 1 ? 1 : (window > 16 ? 16 : window);
+    q->head = q->n = 0;
+    q->sync = total > q->cap; /* more sends than fit at once: pace them */
+    if (!q->sync)
+        q->cap = 16;
+}
+
+static void sendq_push(sendq *q, const void *buf, size_t len, int to)
+{
+    if (q->n == q->cap) {
+        blx_wait(q->e, &q->ring[q->head]);
+        q->head = (q->head + 1) % q->cap;
+        q->n--;
+    }
+    blx_req *r = &q->ring[(q->head + q->n++) % q->cap];
+    if (q->sync)
+        blx_issend(q->e, buf, len, to, r);
+    else
+        blx_isend(q->e, buf, len, to, r);
+}
+
+static void sendq_drain(sendq *q)
+{
+    for (; q->n > 0; q->n--, q->head = (q->head + 1) % q->cap)
+        blx_wait(q->e, &q->ring[q->head]);
+}
+
+/* My parent (-1 at the root) and children in tree t, as members. */
+typedef struct place {
+    int parent, nkids;
+    const int *kids; /* relative to the root */
+} place;
+
+static place where(const blx_xfer *x, const blx_tree *t)
+{
+    int rel = blx_xfer_rel(x);
+    place p = {rel == 0 ? -1 : blx_xfer_member(x, t->parent[rel]), blx_tree_nkids(t, rel), blx_tree_kids(t, rel)};
+    return p;
 }
 
 void blx_tree_bcast(const blx_xfer *x)
 {
-    const blx_tree *t = x->tree;
     const blx_ep *e = &x->ep;
-    int rel = blx_xfer_rel(x);
-    int nkids = blx_tree_nkids(t, rel);
-    const int *kids = blx_tree_kids(t, rel);
-    int nseg = segments(x);
-    size_t seg = (x->bytes + (size_t)nseg - 1) / (size_t)nseg, len;
-    blx_req stack[STACK_REQS];
-    blx_req *req = reqs(x, stack, nseg * (nkids + 1)), *recv = req, *send = req + nseg;
-    int nsend = 0, parent = rel == 0 ? -1 : blx_xfer_member(x, t->parent[rel]);
-
-    for (int i = 0; parent >= 0 && i < nseg; i++) {
-        size_t off = segment(x, seg, i, &len);
-        blx_irecv(e, x->buf + off, len, parent, &recv[i]);
+    blx_cut cut = blx_cut_make(x->bytes, x->plan.piece, 1);
+    int ntrees = x->tree2 != NULL ? 2 : 1, total = 0;
+    place at[2] = {where(x, x->tree), where(x, x->tree2 != NULL ? x->tree2 : x->tree)};
+    blx_req stack[STACK_REQS], *rr = reqs(x, stack, cut.k);
+    size_t len, off;
+    for (int i = 0; i < cut.k; i++) { /* every piece's receive, posted ahead */
+        const place *p = &at[i % ntrees];
+        off = blx_cut_piece(&cut, i, &len);
+        if (p->parent >= 0)
+            blx_irecv_piece(e, x->buf + off, &cut, i, p->parent, &rr[i]);
+        total += p->nkids;
     }
-    for (int i = 0; i < nseg; i++) {
-        size_t off = segment(x, seg, i, &len);
-        if (parent >= 0)
-            blx_wait(e, &recv[i]);
-        for (int k = 0; k < nkids; k++)
-            blx_isend(e, x->buf + off, len, blx_xfer_member(x, kids[k]), &send[nsend++]);
+    sendq q;
+    sendq_init(&q, e, x->plan.window, total);
+    for (int i = 0; i < cut.k; i++) {
+        const place *p = &at[i % ntrees];
+        if (p->nkids == 0)
+            continue; /* a leaf of this piece's tree: received at the end */
+        off = blx_cut_piece(&cut, i, &len);
+        if (rr[i].peer >= 0)
+            blx_wait(e, &rr[i]);
+        for (int j = 0; j < p->nkids; j++)
+            sendq_push(&q, x->buf + off, len, blx_xfer_member(x, p->kids[j]));
     }
-    blx_waitall(e, nsend, send);
-    if (req != stack)
-        free(req);
-}
-
-/* Fan-in buffers: arrival-order folding keeps up to this many bytes of
- * children's contributions in flight at once. */
-#define FANIN_BUDGET ((size_t)8 << 20)
-
-/* Receives the children's contributions to one segment and folds them into
- * acc.  Every receive names its child (never MPI_ANY_SOURCE), so pieces of
- * different children, segments and operations cannot be confused whatever
- * their message IDs.  In a fixed order (repeatable), one child after the
- * other into one buffer; otherwise up to 'window' receives are posted at
- * once, each into its own slot, and folded in the order they complete. */
-static void fold_children(const blx_xfer *x, const int *kids, int nkids, char *acc, char *tmp, size_t slot,
-                          size_t len, int window, blx_req *rreq)
-{
-    const blx_ep *e = &x->ep;
-    if (x->ordered || window == 1) {
-        for (int k = 0; k < nkids; k++) {
-            blx_recv(e, tmp, len, blx_xfer_member(x, kids[k]));
-            x->merge(x->op, acc, tmp, len, 0);
-        }
-        return;
-    }
-    int posted = 0;
-    for (int w = 0; w < window; w++)
-        blx_irecv(e, tmp + (size_t)w * slot, len, blx_xfer_member(x, kids[posted++]), &rreq[w]);
-    for (int done = 0; done < nkids; done++) {
-        int w = blx_waitany(e, window, rreq);
-        x->merge(x->op, acc, tmp + (size_t)w * slot, len, 0);
-        if (posted < nkids) /* the slot takes the next child */
-            blx_irecv(e, tmp + (size_t)w * slot, len, blx_xfer_member(x, kids[posted++]), &rreq[w]);
-    }
+    sendq_drain(&q);
+    blx_waitall(e, cut.k, rr);
+    if (rr != stack)
+        free(rr);
 }
 
 void blx_xfer_own(blx_xfer *x)
@@ -123,76 +142,123 @@ void blx_xfer_own(blx_xfer *x)
     x->readonly = 0;
 }
 
-/* Segments of a combine hold whole elements; a located buffer (unit 0) is
- * merged whole, within the byte layer's largest message. */
-static int combine_segments(const blx_xfer *x, size_t *seg)
+/* The receive slots of a fan-in.  Contribution q = piece * nkids + j (the
+ * j-th child's piece) is posted in q order, at most nslots at a time, so
+ * every contribution to piece i is posted before any to piece i + 1 takes a
+ * slot.  Slots are reused in q order when folding in order, from a free
+ * list when folding as contributions arrive. */
+typedef struct fanin {
+    const blx_xfer *x;
+    place at;
+    blx_cut cut;
+    char *tmp;
+    size_t slot_bytes;
+    int nslots, posted, total, nfree;
+    blx_req *req;
+    int *q;    /* [nslots] the contribution a slot holds */
+    int *free; /* [nslots] free slots (arrival order) */
+    int *left; /* [k] children not yet folded into piece i */
+} fanin;
+
+static void fanin_post(fanin *f, int done)
 {
-    if (x->unit == 0) {
-        if (x->bytes > BLX_MAX_MSG)
-            blx_fatal(x->ep.ctxt, x->ep.routine,
-                      "a combine with locations of %zu bytes is larger than this library's 1 GiB "
-                      "limit for them",
-                      x->bytes);
-        *seg = x->bytes;
-        return 1;
+    while (f->posted < f->total && f->posted - done < f->nslots) {
+        int q = f->posted++, s = f->x->ordered ? q % f->nslots : f->free[--f->nfree];
+        f->q[s] = q;
+        blx_irecv_piece(&f->x->ep, f->tmp + (size_t)s * f->slot_bytes, &f->cut, q / f->at.nkids,
+                        blx_xfer_member(f->x, f->at.kids[q % f->at.nkids]), &f->req[s]);
     }
-    int nseg = segments(x);
-    size_t s = (x->bytes + (size_t)nseg - 1) / (size_t)nseg;
-    s = (s + x->unit - 1) / x->unit * x->unit;
-    nseg = s ? (int)((x->bytes + s - 1) / s) : 1;
-    *seg = s;
-    return nseg < 1 ? 1 : nseg;
+}
+
+/* Waits for the next contribution (in q order, or whichever arrives) and
+ * folds it into its piece. */
+static void fanin_fold_next(fanin *f, int done)
+{
+    int s = done % f->nslots;
+    if (f->x->ordered)
+        blx_wait(&f->x->ep, &f->req[s]);
+    else
+        s = blx_waitany(&f->x->ep, f->nslots, f->req);
+    int piece = f->q[s] / f->at.nkids;
+    size_t len, off = blx_cut_piece(&f->cut, piece, &len);
+    f->x->merge(f->x->op, f->x->buf + off, f->tmp + (size_t)s * f->slot_bytes, len, 0);
+    f->left[piece]--;
+    if (!f->x->ordered)
+        f->free[f->nfree++] = s;
+}
+
+/* Pieces of a combine hold whole elements; a located buffer (unit 0) goes
+ * whole, within the byte layer's largest message. */
+static blx_cut combine_cut(const blx_xfer *x)
+{
+    if (x->unit == 0 && x->bytes > BLX_MAX_MSG)
+        blx_fatal(x->ep.ctxt, x->ep.routine,
+                  "a combine with locations of %zu bytes is larger than this library's 1 GiB limit for them",
+                  x->bytes);
+    return blx_cut_make(x->bytes, x->unit == 0 ? x->bytes + 1 : x->plan.piece, x->unit);
+}
+
+static void fanin_start(fanin *f, const blx_xfer *x, void *stack, size_t stack_bytes)
+{
+    f->x = x;
+    f->at = where(x, x->tree);
+    f->cut = combine_cut(x);
+    f->total = f->cut.k * f->at.nkids;
+    f->slot_bytes = (f->cut.k > 1 ? f->cut.s : x->bytes) / 64 * 64 + 64; /* aligned: values follow locations */
+    size_t fit = FANIN_BUDGET / f->slot_bytes;
+    f->nslots = f->total < 1 ? 1 : (fit < 2 ? 2 : (fit > (size_t)f->total ? f->total : (int)fit));
+    f->posted = 0;
+    f->nfree = f->nslots;
+    f->tmp = f->total ? blx_scratch(BLX_SCRATCH_TMP, (size_t)f->nslots * f->slot_bytes, x->ep.ctxt, x->ep.routine)
+                      : NULL;
+    /* one block: requests, then q, free and left (on the stack when small) */
+    size_t need = (size_t)f->nslots * sizeof *f->req + (2 * (size_t)f->nslots + (size_t)f->cut.k) * sizeof(int);
+    f->req = need <= stack_bytes ? stack : malloc(need);
+    if (f->req == NULL)
+        blx_fatal(x->ep.ctxt, x->ep.routine, "out of memory for %d receives", f->nslots);
+    f->q = (int *)(f->req + f->nslots);
+    f->free = f->q + f->nslots;
+    f->left = f->free + f->nslots;
+    for (int s = 0; s < f->nslots; s++) {
+        f->req[s].peer = -1;
+        f->free[s] = f->nslots - 1 - s;
+    }
+    for (int i = 0; i < f->cut.k; i++)
+        f->left[i] = f->at.nkids;
 }
 
 void blx_tree_combine(const blx_xfer *xin)
 {
     blx_xfer own = *xin, *x = &own;
-    const blx_tree *t = x->tree;
-    const blx_ep *e = &x->ep;
-    int rel = blx_xfer_rel(x);
-    int nkids = blx_tree_nkids(t, rel);
-    const int *kids = blx_tree_kids(t, rel);
-    int parent = rel == 0 ? -1 : blx_xfer_member(x, t->parent[rel]);
-    if (x->readonly && nkids > 0) /* a leaf only sends: no copy */
+    if (x->readonly && blx_tree_nkids(x->tree, blx_xfer_rel(x)) > 0) /* a leaf only sends: no copy */
         blx_xfer_own(x);
-    size_t seg, len;
-    int nseg = combine_segments(x, &seg);
-
-    /* receive slots: as many children at once as the budget allows */
-    int window = 1;
-    if (nkids > 1 && !x->ordered) {
-        size_t fit = FANIN_BUDGET / (seg ? seg : 1);
-        window = fit < 2 ? 2 : (fit > (size_t)nkids ? nkids : (int)fit);
+    fanin f;
+    _Alignas(64) char stack[1024];
+    fanin_start(&f, x, stack, sizeof stack);
+    sendq q;
+    sendq_init(&q, &x->ep, x->plan.window, f.at.parent >= 0 ? f.cut.k : 0);
+    int done = 0;
+    for (int i = 0; i < f.cut.k; i++) {
+        while (f.left[i] > 0) {
+            fanin_post(&f, done);
+            fanin_fold_next(&f, done++);
+        }
+        size_t len, off = blx_cut_piece(&f.cut, i, &len);
+        if (f.at.parent >= 0)
+            sendq_push(&q, x->buf + off, len, f.at.parent);
     }
-    /* slots start on 64-byte boundaries: a located buffer's length need not
-     * keep the values that follow it aligned */
-    size_t slot = (seg + 63) / 64 * 64;
-    size_t tmpbytes = nkids == 0 ? 0 : (size_t)window * slot;
-    _Alignas(64) char stackbuf[1024];
-    char *tmp = stackbuf;
-    if (tmpbytes > sizeof stackbuf)
-        tmp = blx_scratch(BLX_SCRATCH_TMP, tmpbytes, e->ctxt, e->routine);
-    blx_req stack[STACK_REQS];
-    blx_req *req = reqs(x, stack, window + nseg), *rreq = req, *sreq = req + window;
+    sendq_drain(&q);
+    if ((void *)f.req != (void *)stack)
+        free(f.req);
+}
 
-    int nsend = 0;
-    for (int i = 0; i < nseg; i++) {
-        size_t off = segment(x, seg, i, &len);
-        if (nkids > 0)
-            fold_children(x, kids, nkids, x->buf + off, tmp, slot, len, window, rreq);
-        if (parent >= 0)
-            blx_isend(e, x->buf + off, len, parent, &sreq[nsend++]);
-    }
-    blx_waitall(e, nsend, sreq);
-    if (req != stack)
-        free(req);
+double blx_tree_bcast_cost(const blx_cost_in *c) { return blx_model_tree_time(c->model, c->tree, c->n); }
 
-    if (x->leave_on_all) {
-        blx_xfer spread = *x;
-        spread.tree = x->rebcast;
-        spread.ep.tag = x->rebcast_tag;
-        blx_tree_bcast(&spread);
-    }
+double blx_tree_combine_cost(const blx_cost_in *c)
+{
+    blx_model m = *c->model; /* every byte received is also folded */
+    m.beta += m.gamma;
+    return blx_model_tree_time(&m, c->tree, c->n);
 }
 
 int blx_fold_in(const blx_xfer *x, char *tmp, int *pp)

@@ -11,9 +11,11 @@
  * inside every region and at the largest size.  Before each call it asks
  * which algorithm the registry picks for that call's bytes; after it, that
  * algorithm's run counter must have advanced by exactly one.  And the long
- * algorithms must be among those chosen (broadcasts on scopes of 3 or more,
- * combines on scopes of 2 or more): moving a threshold moves the test's sizes
- * with it, and a default that stopped choosing them fails here.
+ * algorithms must be among those chosen on a network's model (argument
+ * "network": BLACS_MODEL as in the simulated cluster of `make sim`; on 3 or
+ * more processes, every operation): moving a threshold moves the test's
+ * sizes with it, and a default that stopped choosing them fails here.
+ * Rank 0 prints how often each algorithm ran.
  *
  * Checked element by element: broadcasts from sources 0, 1 and np - 1,
  * contiguous at every size, with LDA > M and trapezoidal inside the regions;
@@ -30,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../blacs/internal.h"
 #include "../../topologies/topology.h"
 #include "mpitest.h"
 #include "typed.h"
@@ -60,20 +63,33 @@ static int vpid_of(const grid *g, char scope, int k)
 
 static double val(int who, long k) { return (double)((who * 131 + k * 7) % 1001 - 500); }
 
+/* The grid's cost model (the default, or BLACS_MODEL) and trees to cost. */
+static const blx_model *model;
+static blx_tree_cache trees;
+
 /* The algorithm the default picks, as the library will for this call. */
 static const blx_topology *choice(enum op op, int np, size_t bytes, int splittable)
 {
     blx_route r;
-    int rc = op == BCAST ? blx_route_bcast(&r, ' ', np, bytes, 1, 1)
-                         : blx_route_combine(&r, ' ', np, bytes, op == ALLREDUCE, splittable, 1, 1);
+    blx_route_in in = {np, bytes, op == ALLREDUCE, splittable, 1, 1, model, &trees};
+    int rc = op == BCAST ? blx_route_bcast(&r, ' ', &in) : blx_route_combine(&r, ' ', &in);
     return rc == 0 ? r.topo : NULL;
+}
+
+/* Run on a network's model, where the long-message algorithms must win. */
+static int network;
+#define NETWORK_MODEL "alpha=1e-6,beta=1e-10,gamma=0,window=1"
+
+/* An algorithm for long messages: not the short-message tree or exchange. */
+static int is_long(enum op op, const blx_topology *t)
+{
+    return op == BCAST ? t != &blx_topo_general_tree : t != &blx_topo_general_tree && t != &blx_topo_hypercube;
 }
 
 /* Element counts to test: one below and at every change of the default's
  * choice, the middle of every region, the largest count.  Also tells whether
  * 'want' is chosen anywhere. */
-static int test_points(enum op op, int np, size_t esz, int splittable, long *pts, const blx_topology *want,
-                       int *wanted)
+static int test_points(enum op op, int np, size_t esz, int splittable, long *pts, int *wanted)
 {
     long max = (long)(MAX_BYTES / esz), start = 1;
     int n = 0;
@@ -81,7 +97,7 @@ static int test_points(enum op op, int np, size_t esz, int splittable, long *pts
     const blx_topology *prev = choice(op, np, esz, splittable);
     for (long k = 2; k <= max + 1; k++) {
         const blx_topology *t = k <= max ? choice(op, np, (size_t)k * esz, splittable) : NULL;
-        *wanted |= prev == want;
+        *wanted |= is_long(op, prev);
         if (t == prev)
             continue;
         if (n + 3 <= MAX_POINTS) {
@@ -159,9 +175,9 @@ static void bcasts(const grid *g, char scope)
 {
     int np = scope_size(g, scope), wanted;
     long pts[MAX_POINTS];
-    int n = test_points(BCAST, np, sizeof(double), 1, pts, &blx_topo_scatter_allgather, &wanted);
-    CHECK(np < 3 || wanted, "scope %c of %d: the default never chooses %s up to %zu bytes", scope, np,
-          blx_topo_scatter_allgather.name, MAX_BYTES);
+    int n = test_points(BCAST, np, sizeof(double), 1, pts, &wanted);
+    CHECK(!network || np < 3 || wanted, "scope %c of %d: the default never chooses a long-message broadcast up to %zu bytes",
+          scope, np, MAX_BYTES);
     for (int p = 0; p < n; p++) {
         int roots[3] = {0, 1 % np, np - 1};
         for (int k = 0; k < 3; k++) {
@@ -274,14 +290,14 @@ static void combines(const grid *g, char scope)
     long pts[MAX_POINTS];
     for (enum op op = ALLREDUCE; op <= REDUCE; op++) {
         int dests[4] = {-1, 0, 1 % np, np - 1}, first = op == ALLREDUCE ? 0 : 1, last = op == ALLREDUCE ? 0 : 3;
-        int n = test_points(op, np, 16, 1, pts, &blx_topo_rabenseifner, &wanted);
-        CHECK(np < (op == ALLREDUCE ? 2 : 3) || wanted, "scope %c of %d: no %s chooses %s up to %zu bytes", scope, np,
-              op_name[op], blx_topo_rabenseifner.name, MAX_BYTES);
+        int n = test_points(op, np, 16, 1, pts, &wanted);
+        CHECK(!network || np < 3 || wanted, "scope %c of %d: no %s chooses a long-message algorithm up to %zu bytes",
+              scope, np, op_name[op], MAX_BYTES);
         for (int p = 0; p < n; p++)
             for (int d = first; d <= last; d++)
                 if (d == first || dests[d] != dests[d - 1])
                     zsum_one(g, scope, dests[d], pts[p]);
-        n = test_points(op, np, 8, 1, pts, &blx_topo_rabenseifner, &wanted);
+        n = test_points(op, np, 8, 1, pts, &wanted);
         for (int p = 0; p < n; p++)
             for (int d = first; d <= last; d++)
                 if (d == first || dests[d] != dests[d - 1]) {
@@ -339,8 +355,26 @@ static void coherence(const grid *g)
     free(a);
 }
 
-int main(void)
+/* Which algorithms ran, summed over the processes (printed by rank 0). */
+static void report_runs(void)
 {
+    const blx_topology *all[] = {&blx_topo_general_tree, &blx_topo_hypercube, &blx_topo_ring,
+                                 &blx_topo_scatter_allgather, &blx_topo_scatter_doubling, &blx_topo_two_tree,
+                                 &blx_topo_rabenseifner};
+    enum { N = sizeof all / sizeof all[0] };
+    unsigned long mine[N], sum[N];
+    for (int i = 0; i < N; i++)
+        mine[i] = blx_topology_runs(all[i]);
+    MPI_Reduce(mine, sum, N, MPI_UNSIGNED_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    for (int i = 0; mt_rank == 0 && i < N; i++)
+        printf("t_longmsg: %-40s ran %lu times (over all processes)\n", all[i]->name, sum[i]);
+}
+
+int main(int argc, char **argv)
+{
+    network = argc > 1 && strcmp(argv[1], "network") == 0;
+    if (network) /* read when the grids are made */
+        setenv("BLACS_MODEL", NETWORK_MODEL, 1);
     mpitest_start();
     mt_grid grids[8];
     int ng = mpitest_grids(mt_size, grids);
@@ -352,6 +386,7 @@ int main(void)
         Cblacs_gridinit(&g.ctxt, "Row", grids[gi].p, grids[gi].q);
         Cblacs_gridinfo(g.ctxt, &g.nprow, &g.npcol, &g.myrow, &g.mycol);
         int member = g.ctxt >= 0;
+        model = member ? &blx_ctx_find(g.ctxt)->model : NULL;
         for (const char *s = "RCA"; member && *s; s++) {
             if (scope_size(&g, *s) == 1)
                 continue; /* nothing runs on a scope of one */
@@ -366,5 +401,7 @@ int main(void)
         if (member)
             Cblacs_gridexit(g.ctxt);
     }
+    blx_tree_cache_free(&trees);
+    report_runs();
     return mpitest_finish("t_longmsg");
 }

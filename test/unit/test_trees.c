@@ -167,36 +167,105 @@ static void check_combine_trees(int np)
     }
 }
 
+/* The default's choice on a network (the simulated cluster of `make sim`). */
+static const blx_topology *network_choice(int op, int np, size_t bytes)
+{
+    blx_model m = blx_model_default();
+    CHECK(blx_model_parse("alpha=1e-6,beta=1e-10,gamma=0,window=1", &m) == 0, "network model refused");
+    blx_tree_cache trees = {0};
+    blx_route r;
+    blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees};
+    if (op == 0)
+        blx_route_bcast(&r, ' ', &in);
+    else
+        blx_route_combine(&r, ' ', &in);
+    blx_tree_cache_free(&trees);
+    return r.topo;
+}
+
+/* Where each algorithm wins on a network, by the cost model (README's
+ * table): 0 broadcast, 1 leave-on-one, 2 leave-on-all. */
+static void check_network_choices(void)
+{
+    static const struct {
+        int op, np;
+        size_t bytes;
+        const blx_topology *want;
+    } rows[] = {
+        {0, 256, 8, &blx_topo_general_tree},          /* latency: log2 p alpha */
+        {0, 256, 64 << 10, &blx_topo_scatter_doubling}, /* 2 log2 p alpha + 2 n beta */
+        {0, 4, 8 << 20, &blx_topo_ring},              /* a short pipelined chain */
+        {0, 256, 8 << 20, &blx_topo_two_tree},        /* n beta + fill */
+        {0, 1024, 1 << 20, &blx_topo_two_tree},
+        {0, 6, 1 << 20, &blx_topo_ring},              /* not a power of two */
+        {1, 16, 8 << 20, &blx_topo_ring},             /* pipelined chain fan-in */
+        {1, 1024, 8 << 20, &blx_topo_rabenseifner},   /* the chain is too long */
+        {2, 256, 8, &blx_topo_hypercube},
+        {2, 256, 1 << 20, &blx_topo_rabenseifner},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const blx_topology *t = network_choice(rows[i].op, rows[i].np, rows[i].bytes);
+        CHECK(t == rows[i].want, "network, op %d, %d processes, %zu bytes: %s chosen, %s expected", rows[i].op,
+              rows[i].np, rows[i].bytes, t->name, rows[i].want->name);
+    }
+    blx_model m = blx_model_default(), keep = m;
+    CHECK(blx_model_parse("alpha=1e-6,beta=x", &m) == -1 && m.alpha == keep.alpha, "bad BLACS_MODEL accepted");
+    CHECK(blx_model_parse("window=0", &m) == -1 && blx_model_parse("speed=1", &m) == -1, "bad model names accepted");
+}
+
+/* Routes under the default model (each call with a fresh tree cache). */
+static int route_b(blx_route *r, char top, int np, size_t bytes, int nr, int nb)
+{
+    blx_model m = blx_model_default();
+    blx_tree_cache trees = {0};
+    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees};
+    int rc = blx_route_bcast(r, top, &in);
+    blx_tree_cache_free(&trees);
+    return rc;
+}
+
+static int route_c(blx_route *r, char top, int np, size_t bytes, int all, int split, int nr, int nb)
+{
+    blx_model m = blx_model_default();
+    blx_tree_cache trees = {0};
+    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees};
+    int rc = blx_route_combine(r, top, &in);
+    blx_tree_cache_free(&trees);
+    return rc;
+}
+
 static void check_registry(void)
 {
     blx_route r;
-    CHECK(blx_route_bcast(&r, 'h', 8, 100, 1, 1) == 0 && r.topo == &blx_topo_hypercube, "H on 8");
-    CHECK(blx_route_bcast(&r, 'H', 6, 100, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
+    CHECK(route_b(&r, 'h', 8, 100, 1, 1) == 0 && r.topo == &blx_topo_hypercube, "H on 8");
+    CHECK(route_b(&r, 'H', 6, 100, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
           "H on 6 falls back to the 1-tree");
-    CHECK(blx_route_combine(&r, 'H', 6, 100, 1, 1, 1, 1) == 0 && r.topo == &blx_topo_hypercube && r.shape == NULL,
+    CHECK(route_c(&r, 'H', 6, 100, 1, 1, 1, 1) == 0 && r.topo == &blx_topo_hypercube && r.shape == NULL,
           "leave-on-all H is the exchange on any size");
-    CHECK(blx_route_combine(&r, 'H', 8, 100, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
+    CHECK(route_c(&r, 'H', 8, 100, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
           "leave-on-one H falls back to the 1-tree");
-    CHECK(blx_route_bcast(&r, 't', 5, 100, 1, 9) == 0 && r.param == 4, "T clamps N_b to np-1: %d", r.param);
-    CHECK(blx_route_bcast(&r, '3', 9, 100, 1, 7) == 0 && r.param == 3 && r.key == 'T', "digit 3");
-    CHECK(blx_route_bcast(&r, 'm', 4, 100, -9, 1) == 0 && r.param == -3, "M clamps to -(np-1): %d", r.param);
-    CHECK(blx_route_combine(&r, 'M', 4, 100, 0, 1, 2, 1) == 0 && r.param == 2 && r.shape == blx_topo_multiring.combine_tree,
+    CHECK(route_b(&r, 't', 5, 100, 1, 9) == 0 && r.param == 4, "T clamps N_b to np-1: %d", r.param);
+    CHECK(route_b(&r, '3', 9, 100, 1, 7) == 0 && r.param == 3 && r.key == 'T', "digit 3");
+    CHECK(route_b(&r, 'm', 4, 100, -9, 1) == 0 && r.param == -3, "M clamps to -(np-1): %d", r.param);
+    CHECK(route_c(&r, 'M', 4, 100, 0, 1, 2, 1) == 0 && r.param == 2 && r.shape == blx_topo_multiring.combine_tree,
           "combine M uses NR_CO and the combine tree");
-    CHECK(blx_route_bcast(&r, 'x', 4, 100, 1, 1) == -1, "unknown letter accepted");
-    CHECK(blx_route_bcast(&r, '0', 4, 100, 1, 1) == -1, "0 is not a topology");
-    CHECK(blx_route_combine(&r, '\0', 4, 100, 0, 1, 1, 1) == -1, "NUL is not a topology");
-    CHECK(blx_route_bcast(&r, ' ', 4, 8, 1, 1) == 0 && r.topo != NULL, "default broadcast");
-    CHECK(blx_route_combine(&r, ' ', 4, 8, 1, 1, 1, 1) == 0 && r.topo != NULL && r.fixed_order, "default combine");
-    /* the default switches to the long-message algorithms by size */
-    CHECK(blx_route_bcast(&r, ' ', 4, 8 << 20, 1, 1) == 0 && r.topo == &blx_topo_scatter_allgather, "long broadcast");
-    CHECK(blx_route_bcast(&r, ' ', 2, 8 << 20, 1, 1) == 0 && r.topo == &blx_topo_general_tree, "2-process broadcast");
-    CHECK(blx_route_bcast(&r, ' ', 4, 64, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1, "short broadcast");
-    CHECK(blx_route_combine(&r, ' ', 4, 1 << 20, 1, 1, 1, 1) == 0 && r.topo == &blx_topo_rabenseifner, "long allreduce");
-    CHECK(blx_route_combine(&r, ' ', 4, 1 << 20, 1, 0, 1, 1) == 0 && r.topo == &blx_topo_hypercube,
-          "long allreduce with locations cannot be cut");
-    CHECK(blx_route_combine(&r, ' ', 4, 1 << 20, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_rabenseifner, "long reduce");
-    CHECK(blx_route_combine(&r, ' ', 4, 64, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree, "short reduce");
-    CHECK(blx_route_combine(&r, 'I', 4, 64, 0, 1, 1, 1) == 0 && !r.fixed_order, "letters keep arrival order");
+    CHECK(route_b(&r, 'x', 4, 100, 1, 1) == -1, "unknown letter accepted");
+    CHECK(route_b(&r, '0', 4, 100, 1, 1) == -1, "0 is not a topology");
+    CHECK(route_c(&r, '\0', 4, 100, 0, 1, 1, 1) == -1, "NUL is not a topology");
+    CHECK(route_b(&r, ' ', 4, 8, 1, 1) == 0 && r.topo != NULL, "default broadcast");
+    CHECK(route_c(&r, ' ', 4, 8, 1, 1, 1, 1) == 0 && r.topo != NULL && r.fixed_order, "default combine");
+    /* the default's choices that follow from the model whatever its numbers */
+    for (int np = 2; np <= 1024; np *= 4) {
+        CHECK(route_b(&r, ' ', np, 8, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
+              "8 B broadcast on %d: %s, not the binomial tree", np, r.topo->name);
+        CHECK(route_c(&r, ' ', np, 8, 1, 1, 1, 1) == 0 && r.topo == &blx_topo_hypercube,
+              "8 B leave-on-all combine on %d: %s, not the exchange", np, r.topo->name);
+        CHECK(route_c(&r, ' ', np, 8, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree,
+              "8 B leave-on-one combine on %d: %s, not the binomial fan-in", np, r.topo->name);
+        CHECK(route_c(&r, ' ', np, 1 << 20, 1, 0, 1, 1) == 0 && r.topo != &blx_topo_rabenseifner,
+              "a combine with locations cannot be cut, yet %s on %d", r.topo->name, np);
+    }
+    CHECK(route_c(&r, 'I', 4, 64, 0, 1, 1, 1) == 0 && !r.fixed_order, "letters keep arrival order");
     /* LAWN 73's letters, each once: the registry answers to exactly these */
     const char *lawn73 = " IDSMFH123456789T", *letters = blx_topology_letters();
     CHECK(strlen(letters) == strlen(lawn73), "registry letters '%s' against LAWN 73's '%s'", letters, lawn73);
@@ -204,9 +273,9 @@ static void check_registry(void)
         CHECK(strchr(letters, *l) != NULL && strchr(letters, *l) == strrchr(letters, *l),
               "letter '%c' appears %s in the registry's '%s'", *l, strchr(letters, *l) ? "twice" : "not", letters);
     for (const char *l = letters; *l; l++) {
-        CHECK(blx_route_bcast(&r, *l, 7, 64, 2, 2) == 0, "broadcast letter '%c' refused", *l);
-        CHECK(blx_route_combine(&r, *l, 7, 64, 0, 1, 2, 2) == 0, "combine letter '%c' refused", *l);
-        CHECK(blx_route_combine(&r, *l, 7, 64, 1, 1, 2, 2) == 0, "leave-on-all letter '%c' refused", *l);
+        CHECK(route_b(&r, *l, 7, 64, 2, 2) == 0, "broadcast letter '%c' refused", *l);
+        CHECK(route_c(&r, *l, 7, 64, 0, 1, 2, 2) == 0, "combine letter '%c' refused", *l);
+        CHECK(route_c(&r, *l, 7, 64, 1, 1, 2, 2) == 0, "leave-on-all letter '%c' refused", *l);
     }
 }
 
@@ -217,6 +286,7 @@ int main(void)
         check_combine_trees(np);
     }
     check_registry();
+    check_network_choices();
     /* the pictures in the topology files */
     blx_tree *t = blx_tree_build(9, blx_topo_general_tree.tree, '2', 2);
     CHECK(t && blx_tree_nkids(t, 0) == 4 && blx_tree_kids(t, 0)[0] == 6 && blx_tree_kids(t, 0)[1] == 3 &&

@@ -1,0 +1,149 @@
+/*
+ * topologies/two_tree.c - long-message broadcast along two binary trees
+ * (Sanders, Speck and Traff's two-tree broadcast; the "double binary tree"
+ * of NCCL).  No TOP letter: the default ' ' picks it for long messages on
+ * larger scopes.
+ *
+ * A pipelined binary tree moves every byte twice out of each inner node, so
+ * it runs at half the link speed.  Two trees fix that: the message is cut
+ * into pieces, even pieces go down tree A and odd pieces down tree B, and a
+ * process that forwards in one tree is a leaf of the other.  So every
+ * process sends about n bytes in all (twice n/2) and receives n, the source
+ * sends each piece once, and the time approaches n beta plus a pipeline fill
+ * of about 2 log2(p) steps.
+ *
+ * The trees span the p - 1 processes other than the source, labelled
+ * 0 .. m-1 (label = position after the source - 1).  Tree A is an in-order
+ * binary tree rooted at label 0: a label i > 0 whose lowest set bit is b has
+ * children i - b/2 and i + b/2 (the latter lowered while past m - 1) and
+ * parent (i - b) | 2b, or i - b if that is past m - 1; label 0 has one child,
+ * the largest power of two below m.  Odd labels are its leaves.  Tree B is
+ * tree A mirrored (label i -> m - 1 - i) when m is even, shifted (i -> i + 1
+ * mod m) when m is odd, which makes A's leaves B's inner nodes.  The source
+ * sends piece 2j to A's root and piece 2j + 1 to B's.  m = 7 (p = 8):
+ *
+ *   A:  src -> 0 -> 4 -> {2 -> {1, 3}, 6 -> {5}}          (labels)
+ *   B:  src -> 1 -> 5 -> {3 -> {2, 4}, 0 -> {6}}          (A shifted by one)
+ *
+ *   cost: with L the steps of tree A before its first piece reaches its last
+ *   leaf (two per level: a node sends to one child, then the other) and
+ *   D = 1 (every process spends one step per piece: two sends per piece of
+ *   its own tree, which gets every other piece), the pipelined tree of
+ *   model.h: T(k) = (L + k - 1)(alpha + n beta / k), about
+ *   n beta + 2 log2(p) alpha + 2 sqrt(2 log2(p) alpha n beta)
+ *   against 2 n beta + ... for one binary tree and log2(p) n beta for the
+ *   binomial tree.
+ * Any p works; for p <= 2 the trees are a single edge.
+ */
+#include <stdlib.h>
+
+#include "topology.h"
+
+/* Parent of label i in tree A over m labels (-1 for the root, label 0). */
+static int parent_a(int i, int m)
+{
+    if (i == 0)
+        return -1;
+    int b = i & -i, up = (i ^ b) | (b << 1);
+    return up < m ? up : i ^ b;
+}
+
+/* Tree A's label i as a label of tree B. */
+static int a_to_b(int i, int m) { return m % 2 == 0 ? m - 1 - i : (i + 1) % m; }
+
+/* Tree A's children of every label, largest subtree first: kids[2 i], kids[2 i + 1] (-1: none). */
+static void children_a(int m, int *kids, int *size)
+{
+    for (int i = 0; i < m; i++) {
+        size[i] = 1;
+        kids[2 * i] = kids[2 * i + 1] = -1;
+    }
+    /* a child's lowest set bit is below its parent's: sum sizes bit by bit */
+    for (int bit = 1; bit <= m; bit <<= 1)
+        for (int i = bit; i < m; i += 2 * bit)
+            size[parent_a(i, m)] += size[i];
+    for (int i = 1; i < m; i++) {
+        int *k = &kids[2 * parent_a(i, m)];
+        if (k[0] < 0)
+            k[0] = i;
+        else if (size[i] > size[k[0]]) {
+            k[1] = k[0];
+            k[0] = i;
+        } else {
+            k[1] = i;
+        }
+    }
+}
+
+/* Tree A (mirror 0) or B (mirror 1) in relative numbering (source = node
+ * 0, label i = node i + 1), breadth first from the source. */
+static void build(blx_tree *t, int mirror)
+{
+    int m = t->np - 1;
+    if (m < 1)
+        return;
+    int *kids = malloc(2 * (size_t)m * sizeof *kids), *size = malloc((size_t)m * sizeof *size);
+    int *queue = malloc((size_t)m * sizeof *queue), *step = malloc((size_t)m * sizeof *step);
+    if (!kids || !size || !queue || !step) {
+        t->nedges = t->np; /* the build fails: reported as out of memory */
+    } else {
+        children_a(m, kids, size);
+        int head = 0, tail = 0;
+        queue[tail++] = 0;
+        step[0] = 1;
+        blx_tree_edge(t, 0, 1 + (mirror ? a_to_b(0, m) : 0), 1);
+        while (head < tail) {
+            int a = queue[head++];
+            for (int j = 0; j < 2 && kids[2 * a + j] >= 0; j++) {
+                int c = kids[2 * a + j];
+                step[c] = step[a] + j + 1;
+                blx_tree_edge(t, 1 + (mirror ? a_to_b(a, m) : a), 1 + (mirror ? a_to_b(c, m) : c), step[c]);
+                queue[tail++] = c;
+            }
+        }
+    }
+    free(kids);
+    free(size);
+    free(queue);
+    free(step);
+}
+
+static void tree_a(blx_tree *t, char key, int param)
+{
+    (void)key, (void)param;
+    build(t, 0);
+}
+
+static void tree_b(blx_tree *t, char key, int param)
+{
+    (void)key, (void)param;
+    build(t, 1);
+}
+
+/* Tree A's steps with D = 1: the plan and the time of model.h. */
+static blx_plan two_tree_plan(const blx_xfer *x)
+{
+    int L, D;
+    blx_model_tree_steps(x->model, x->tree, &L, &D);
+    return blx_model_plan(x->model, L, 1, x->bytes, 1);
+}
+
+static double two_tree_cost(const blx_cost_in *c)
+{
+    int L, D;
+    blx_model_tree_steps(c->model, c->tree, &L, &D);
+    return blx_model_time(c->model, L, 1, c->n);
+}
+
+const blx_topology blx_topo_two_tree = {
+    .keys = "",
+    .name = "two trees",
+    .description = "two binary trees, pieces alternating (chosen by the default TOP for long messages)",
+    .tree = tree_a,
+    .tree2 = tree_b,
+    .bcast_send = blx_tree_bcast,
+    .bcast_recv = blx_tree_bcast,
+    .bcast_cost = two_tree_cost,
+    .plan = two_tree_plan,
+    .flags = BLX_TOPO_PIPELINES,
+};
