@@ -2,7 +2,8 @@
 # test/run-mpi.sh DIR - runs the MPI test programs found in DIR under mpirun.
 #
 # Each case names a program, a process count and what must happen:
-#   pass  NP PROG [ARGS]           exit 0
+#   pass  NP PROG [ARGS]           exit 0 and the verdict line
+#                                   "PROG: passed on NP processes" on stdout
 #   warn  NP 'REGEX' PROG [ARGS]   exit 0, with REGEX (grep -E) on stderr
 #   fail  NP 'REGEX' PROG [ARGS]   a BLACS error: MPI_Abort with error code 1,
 #                                   so exit status exactly 1, an abort by the
@@ -10,7 +11,9 @@
 #   abort NP 'REGEX' PROG [ARGS]   BLACS_ABORT(-1): the same with exit status 255
 # In warn/fail/abort, several patterns joined by ' && ' must all match.  Pass
 # cases have TEST_TIMEOUT seconds (300), the others FAIL_TIMEOUT (60): an
-# error must end the job quickly, not hang.
+# error must end the job quickly, not hang.  A program that is not built is a
+# failure, and the full run (not SANITIZED, not VALGRIND) also fails when a
+# program built in DIR is named by no case.
 # Processes beyond the machine's cores are oversubscribed.  SANITIZED=1 runs
 # the subset that the AddressSanitizer/UBSan build covers; VALGRIND=1 (with
 # MPIRUN="mpirun valgrind OPTIONS") the subset run under memcheck.
@@ -40,6 +43,7 @@ passed=0
 failed=0
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
+declare -A named # the programs the cases name
 
 mpi() { # SECONDS NP PROG ARGS... -> status; output in $log/out, $log/err
     local secs=$1 np=$2
@@ -65,9 +69,18 @@ report() { # VERDICT NAME
     fi
 }
 
+built() { # PROG: true if DIR has it; a missing program is a failed case
+    named[$1]=1
+    [ -x "$dir/$1" ] && return 0
+    : >"$log/out"
+    echo "        $dir/$1 is not built" >"$log/err"
+    report bad "$1 (not built)"
+    return 1
+}
+
 pass() { # NP PROG ARGS...
     local np=$1 t0=$SECONDS
-    [ -x "$dir/$2" ] || { echo "  skip  $2 (not built)"; return; }
+    built "$2" || return
     mpi "$limit" "$@"
     local st=$?
     local name="$2 ${*:3} (np=$np, $((SECONDS - t0)) s)"
@@ -75,6 +88,9 @@ pass() { # NP PROG ARGS...
         local why=""
         [ $st -eq 124 ] || [ $st -eq 137 ] && why=" (timed out after $limit s)"
         echo "        exit status $st$why" >>"$log/err"
+        report bad "$name"
+    elif ! grep -q "^$2: passed on $np processes" "$log/out"; then
+        echo "        exit status 0 but no verdict line '$2: passed on $np processes' on stdout" >>"$log/err"
         report bad "$name"
     else
         report ok "$name"
@@ -87,7 +103,7 @@ pass() { # NP PROG ARGS...
 expect() { # WANT NP REGEX PROG ARGS...
     local want=$1 np=$2 re=$3 t0=$SECONDS
     shift 3
-    [ -x "$dir/$1" ] || { echo "  skip  $1 (not built)"; return; }
+    built "$1" || return
     mpi "$fail_limit" "$np" "$@"
     local st=$? ok=1 pat rest=$re
     [ "$want" -ne 0 ] && rest="$rest && $abort_shown"
@@ -117,6 +133,18 @@ abort() { expect 255 "$@"; }
 
 echo "MPI tests in $dir"
 . "$(dirname "$0")/mpi-cases.sh"
+
+# Every test program built here must be run by some case (the SANITIZED and
+# VALGRIND lists are subsets on purpose).
+if [ "${SANITIZED:-0}" = 0 ] && [ "${VALGRIND:-0}" = 0 ]; then
+    for f in "$dir"/*; do
+        p=${f##*/}
+        [ -f "$f" ] && [ -x "$f" ] && [ -z "${named[$p]:-}" ] || continue
+        : >"$log/out"
+        echo "        $f is built but no case in test/mpi-cases.sh runs it" >"$log/err"
+        report bad "$p (never run)"
+    done
+fi
 
 echo "MPI tests: $passed passed, $failed failed"
 [ $failed -eq 0 ]
