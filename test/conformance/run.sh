@@ -12,9 +12,10 @@
 # The tester always ends in a deliberate BLACS_ABORT (mpirun exit 255) and its
 # upstream wrapper only greps "DONE BLACS_GRIDEXIT", so the output is parsed:
 # every summary line must report 0 FAILED, every AUX test must pass (the
-# timing-dependent REPEATABLE SUM test may report SKIPPED), the abort must end
-# every process, and the banner must show this library's debug level (1; the
-# reference reports 0), proving the preload took effect.
+# timing-dependent REPEATABLE SUM test may report SKIPPED), the abort must be
+# an MPI_Abort that ends every process, and the banner must show this
+# library's debug level (1; the reference reports 0), proving the preload took
+# effect.
 set -u
 lib=$(readlink -f "$1")
 letters=$("$2" --letters)
@@ -69,6 +70,15 @@ for tester in xCbtest xFbtest; do
     done
     grep -q "FAILED " "$out" && grep "FAILED " "$out" | grep -qv " 0 FAILED" && problems+=("a test reported FAILED")
     grep -q "killed other procs, exiting with error #-1" "$err" || problems+=("BLACS_ABORT message missing")
+    # Exit status 255 alone does not tell MPI_Abort from a process exiting
+    # with -1 (mpirun then ends the others itself): an abort shows Open MPI's
+    # MPI_ABORT banner (or, when relaying it to mpirun breaks during the
+    # teardown, mpirun's ORTE_ERROR_LOG line from show_help.c), a plain exit
+    # mpirun's own notice.
+    grep -Eq "MPI_ABORT was invoked on rank [0-9]+ in communicator MPI_COMM_WORLD|ORTE_ERROR_LOG: .*show_help\.c" "$err" ||
+        problems+=("no MPI_ABORT banner on stderr: BLACS_ABORT did not call MPI_Abort")
+    grep -Eq "exited with non-zero status|returned a non-zero exit code" "$err" &&
+        problems+=("a process exited with a non-zero status instead of calling MPI_Abort")
     [ "$rc" -eq 255 ] || problems+=("mpirun exit status $rc, expected 255 from BLACS_ABORT(-1) (124: timeout)")
 
     echo "== $tester on $np processes ($((SECONDS - t0)) s, exit status $rc)"
