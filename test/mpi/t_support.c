@@ -129,9 +129,10 @@ static void check_getset(void)
     }
     Cblacs_gridexit(ctxt);
 
-    /* the narrowest range: every kind of traffic cycles through very few IDs,
-     * and leave-on-one combines let leaves run many operations ahead of their
-     * root; every result must still be right */
+    /* the narrowest range: every kind of traffic cycles through very few IDs.
+     * Leave-on-one combines first, with their root late: nothing else makes
+     * the others wait, so the leaves run many operations ahead of the root;
+     * then broadcasts from every root in turn.  Every result must be right. */
     int tiny[2] = {0, 5};
     Cblacs_set(-1, 1, tiny);
     Cblacs_get(0, 0, &ctxt);
@@ -146,6 +147,8 @@ static void check_getset(void)
         Cigsum2d(ctxt, "R", (char *)tops[k % 5], 1, 1, &sum, 1, 0, 0);
         if (mt_rank == 0)
             CHECK(sum == want, "tiny ID range, sum %d (top '%s'): %d, want %d", k, tops[k % 5], sum, want);
+    }
+    for (int k = 0; k < 40; k++) {
         double d = mt_rank == k % mt_size ? k + 0.5 : -1;
         if (mt_rank == k % mt_size)
             Cdgebs2d(ctxt, "All", (char *)tops[k % 5], 1, 1, &d, 1);
