@@ -7,8 +7,8 @@
  * a grid; gridinfo/pnum/pcoord in and out of range; barrier in every scope;
  * context handle numbering and reuse; overlapping grids; grids on a
  * sub-communicator and on the communicator of another grid; the C system
- * handle table; freebuff; timers; the k*id routines; BLACS_EXIT(1) and
- * starting again.
+ * handle table; freebuff; timers (C and Fortran names) against a sleep and
+ * against CPU work; the k*id routines; BLACS_EXIT(1) and starting again.
  */
 #include <time.h>
 
@@ -241,6 +241,39 @@ static void check_subcomm(void)
     CHECK(Cblacs2sys_handle(0) == MPI_COMM_WORLD, "handle 0 freed");
 }
 
+/* This thread's CPU seconds: the reference the CPU timers are held to. */
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The timers, by both names.  A 100 ms sleep advances the wall clocks by at
+ * least about that much and the CPU clocks by little; a fixed amount of CPU
+ * work (until this thread has used 50 ms, however small a share of a core an
+ * oversubscribed process gets) advances the CPU clocks by at least about
+ * that much.  A stuck clock, or a wall clock as the CPU clock, fails. */
+static void check_timers(void)
+{
+    double w0 = Cdwalltime00(), fw0 = dwalltime00_(), c0 = Cdcputime00(), fc0 = dcputime00_();
+    nanosleep(&(struct timespec){0, 100000000}, NULL);
+    double w1 = Cdwalltime00(), fw1 = dwalltime00_(), c1 = Cdcputime00(), fc1 = dcputime00_();
+    CHECK(w1 - w0 >= 0.09 && w1 - w0 < 60, "Cdwalltime00 advanced %g s over a 100 ms sleep", w1 - w0);
+    CHECK(fw1 - fw0 >= 0.09 && fw1 - fw0 < 60, "dwalltime00_ advanced %g s over a 100 ms sleep", fw1 - fw0);
+    CHECK(c0 >= 0 && c1 - c0 >= 0 && c1 - c0 < 0.05, "Cdcputime00 went %g -> %g over a 100 ms sleep", c0, c1);
+    CHECK(fc0 >= 0 && fc1 - fc0 >= 0 && fc1 - fc0 < 0.05, "dcputime00_ went %g -> %g over a 100 ms sleep", fc0, fc1);
+
+    volatile double sink = 0;
+    double r0 = thread_cpu();
+    while (thread_cpu() - r0 < 0.05)
+        for (int k = 0; k < 10000; k++)
+            sink += k;
+    double c2 = Cdcputime00(), fc2 = dcputime00_();
+    CHECK(c2 - c1 >= 0.045 && c2 - c1 < 60, "Cdcputime00 advanced %g s over 50 ms of CPU work", c2 - c1);
+    CHECK(fc2 - fc1 >= 0.045 && fc2 - fc1 < 60, "dcputime00_ advanced %g s over 50 ms of CPU work", fc2 - fc1);
+}
+
 static void check_misc(void)
 {
     int ctxt;
@@ -252,15 +285,7 @@ static void check_misc(void)
     CHECK(a == 0 && b == 1 && c == 2 && d == 0 && e == 1 && f == 3, "k*id %d %d %d %d %d %d", a, b,
           c, d, e, f);
 
-    double t0 = Cdwalltime00(), c0 = Cdcputime00();
-    volatile double s = 0;
-    for (int k = 0; k < 3000000; k++)
-        s += k;
-    nanosleep(&(struct timespec){0, 20000000}, NULL);
-    double t1 = Cdwalltime00(), c1 = Cdcputime00();
-    CHECK(t1 - t0 >= 0.015 && t1 - t0 < 60, "walltime advanced %g", t1 - t0);
-    CHECK(c0 >= 0 && c1 >= c0, "cputime %g -> %g", c0, c1);
-    CHECK(dwalltime00_() >= t1, "Fortran walltime");
+    check_timers();
 
     /* freebuff with sends outstanding and with none */
     int x = 7, y = 0;
