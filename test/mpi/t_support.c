@@ -8,7 +8,8 @@
  * context handle numbering and reuse; overlapping grids; grids on a
  * sub-communicator and on the communicator of another grid; the C system
  * handle table; freebuff; timers (C and Fortran names) against a sleep and
- * against CPU work; the k*id routines; BLACS_EXIT(1) and starting again.
+ * against CPU work; barriers that wait for a late member in every scope; the
+ * k*id routines; BLACS_EXIT(1) and starting again.
  */
 #include <time.h>
 
@@ -274,6 +275,33 @@ static void check_timers(void)
     CHECK(fc2 - fc1 >= 0.045 && fc2 - fc1 < 60, "dcputime00_ advanced %g s over 50 ms of CPU work", fc2 - fc1);
 }
 
+/* Barriers wait: on a grid with more than one row and column where the
+ * processes allow, one member of every row (column; the whole grid) comes
+ * 250 ms late to a Row (Column; All) barrier, and every other member must
+ * have waited for it. */
+static void check_barrier_waits(void)
+{
+    int p = mt_size >= 4 ? 2 : 1, q = mt_size / p, ctxt, nprow, npcol, myrow, mycol;
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", p, q);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+    if (ctxt < 0)
+        return;
+    const char *scopes[] = {"Row", "Column", "All"};
+    for (int s = 0; s < 3; s++) {
+        Cblacs_barrier(ctxt, "All");
+        int late = s == 0 ? mycol == 0 : s == 1 ? myrow == 0 : myrow == 0 && mycol == 0;
+        double t0 = MPI_Wtime();
+        if (late)
+            nanosleep(&(struct timespec){0, 250000000}, NULL);
+        Cblacs_barrier(ctxt, (char *)scopes[s]);
+        double waited = MPI_Wtime() - t0;
+        CHECK(late || waited >= 0.1, "%s barrier on the %dx%d grid: {%d,%d} waited %.3f s for a member 250 ms late",
+              scopes[s], p, q, myrow, mycol, waited);
+    }
+    Cblacs_gridexit(ctxt);
+}
+
 static void check_misc(void)
 {
     int ctxt;
@@ -323,6 +351,7 @@ int main(void)
             check_gridinit(p, q, "R");
             check_gridinit(p, q, "c");
         }
+    check_barrier_waits();
     check_getset();
     check_handles();
     check_subcomm();
