@@ -52,7 +52,8 @@ static void one_bcast(const grid *g, const typed_ops *t, char scope, char top, c
     int src_id = mysrc_row * g->npcol + mysrc_col;
     int reshape = s->uplo == 'G' && (salt % 3 == 1) && s->m * s->n > 0;
     int m = reshape ? s->m * s->n : s->m, n = reshape ? 1 : s->n;
-    int lda = am_src ? s->m + salt % 3 : m + 2 * (salt % 2);
+    /* receivers' LDA gap and the Fortran entry points vary independently */
+    int lda = am_src ? s->m + salt % 3 : m + 2 * ((salt / 2) % 2);
     if (am_src)
         m = s->m, n = s->n;
     if (lda < 1)
