@@ -133,12 +133,14 @@ int main(int argc, char **argv)
             }
             sa = fmax(sa, rowsum);
             sb = fmax(sb, fabs(bi));
-            err = fmax(err, fabs(bi - piece[i % lm]) / fmax(1.0, fabs(bi)));
+            double e = fabs(bi - piece[i % lm]) / fmax(1.0, fabs(bi));
+            err = isfinite(e) ? fmax(err, e) : INFINITY; /* fmax would drop a NaN */
         }
         for (long j = 0; j < n; j++)
             sx = fmax(sx, fabs(x_entry(j)));
         free(piece);
         double tol = 1e-12;
+        /* comparisons, not negated ones: a NaN anywhere fails */
         int ok = err <= tol && fabs(sa - norma) <= tol * sa && fabs(sx - normx) <= tol * sx &&
                  fabs(sb - normb) <= tol * sb;
         printf("serial:  ||A|| = %.15g  ||x|| = %.15g  ||b|| = %.15g  max |b - b_serial| / |b| = %.2e\n",

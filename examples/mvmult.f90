@@ -20,7 +20,7 @@ program mvmult
   double precision, external :: dasum
   integer :: lm, ln, lda, iam, nnodes, ictxt, nprow, npcol, myrow, mycol
   integer :: i, j, r, itmp1, itmp2, failed, nargs
-  double precision :: norma, normx, normb, normtst, sa, sx, sb, bi, rowsum, err, tol
+  double precision :: norma, normx, normb, normtst, sa, sx, sb, bi, rowsum, err, tol, e
   double precision, allocatable :: a(:, :), x(:), b(:), work(:), piece(:)
   character(len=32) :: arg
 
@@ -114,7 +114,9 @@ program mvmult
            end do
            sa = max(sa, rowsum)
            sb = max(sb, abs(bi))
-           err = max(err, abs(bi - piece(i + 1)) / max(1.0d0, abs(bi)))
+           e = abs(bi - piece(i + 1)) / max(1.0d0, abs(bi))
+           if (.not. (e <= huge(e))) e = huge(e) ! NaN, Inf: the largest error (max would drop a NaN)
+           err = max(err, e)
         end do
      end do
      do j = 0, npcol * ln - 1
@@ -123,8 +125,9 @@ program mvmult
      tol = 1.0d-12
      write (*, '(a,es22.15,a,es22.15,a,es22.15,a,es9.2)') 'serial: ||A|| =', sa, '  ||x|| =', sx, &
           '  ||b|| =', sb, '  max rel diff of b =', err
-     if (err > tol .or. abs(sa - norma) > tol * sa .or. abs(sx - normx) > tol * sx .or. &
-          abs(sb - normb) > tol * sb) failed = 1
+     ! negated comparisons, so that a NaN anywhere fails
+     if (.not. (err <= tol .and. abs(sa - norma) <= tol * sa .and. abs(sx - normx) <= tol * sx .and. &
+          abs(sb - normb) <= tol * sb)) failed = 1
      if (failed == 0) then
         write (*, '(a)') 'mvmult_f: PASSED (distributed result matches the serial one)'
      else

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test/abi-check.sh LIB - the shared library exports exactly the 156 public
 # BLACS names of the reference (78 C, 78 Fortran; spec section 1) and nothing
-# else.  When Debian's reference library is installed, the list is also
-# checked against what it exports.
+# else.  The list is also checked against what Debian's reference library
+# exports (libscalapack-openmpi, installed by tools/install-deps.sh; point
+# REFERENCE_BLACS at another copy): without it the check fails.
 set -u
 lib=$1
 ref=${REFERENCE_BLACS:-/usr/lib/x86_64-linux-gnu/libscalapack-openmpi.so.2.2}
@@ -40,6 +41,9 @@ if [ -r "$ref" ]; then
     notref=$(comm -23 <(printf '%s\n' "$want") <(printf '%s\n' "$refhave"))
     [ -z "$notref" ] || { echo "names the reference does not export: $notref"; status=1; }
     [ -z "$notref" ] && echo "all $nwant names are exported by the reference ($ref) too"
+else
+    echo "reference library $ref not readable: install libscalapack-openmpi (tools/install-deps.sh) or set REFERENCE_BLACS"
+    status=1
 fi
 [ $status -eq 0 ] && echo "abi-check: passed"
 exit $status

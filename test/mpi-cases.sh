@@ -1,5 +1,5 @@
 # test/mpi-cases.sh - the MPI test cases, sourced by run-mpi.sh.
-# pass NP PROG [ARGS] / fail NP REGEX PROG [ARGS]; see run-mpi.sh.
+# pass NP PROG [ARGS] / warn, fail, abort NP REGEX PROG [ARGS]; see run-mpi.sh.
 # SANITIZED=1 (the ASan/UBSan build) runs a shorter list; VALGRIND=1 a few
 # programs on 2 processes under memcheck, and nothing else.
 
@@ -54,8 +54,8 @@ err "BLACS_GRIDEXIT: Trying to exit non-existent context" gridexit_bad
 err "No system context corresponding to BLACS system context handle 1" stale_syshandle
 err "Cdgesd2d: BLACS out of buffer space" buffer_limit
 warn 4 "BLACS WARNING 'BLACS_EXIT: still waiting after 1 s for 1 buffered sends \(1048576 bytes\)" t_errors late_receiver
-fail 4 "\{0,2\}, pnum=2, Contxt=0, killed other procs, exiting with error #-1" t_abort
-fail 7 "\{0,3\}, pnum=3, Contxt=0, killed other procs, exiting with error #-1" t_abort
+abort 4 "\{0,2\}, pnum=2, Contxt=0, killed other procs, exiting with error #-1" t_abort
+abort 7 "\{0,3\}, pnum=3, Contxt=0, killed other procs, exiting with error #-1" t_abort
 
 if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 1 2 4 5; do pass $np t_fortran; done

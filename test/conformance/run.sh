@@ -11,10 +11,12 @@
 #
 # The tester always ends in a deliberate BLACS_ABORT (mpirun exit 255) and its
 # upstream wrapper only greps "DONE BLACS_GRIDEXIT", so the output is parsed:
-# every summary line must report 0 FAILED, every AUX test must pass (the
-# timing-dependent REPEATABLE SUM test may report SKIPPED), the abort must end
-# every process, and the banner must show this library's debug level (1; the
-# reference reports 0), proving the preload took effect.
+# every summary line must report 0 FAILED and exactly the PASSED count these
+# inputs give on 8 processes (so that an input or tester change that skips
+# cases is noticed), every AUX test must pass (the timing-dependent
+# REPEATABLE SUM test may report SKIPPED), the abort must be an MPI_Abort
+# that ends every process, and the banner must show this library's debug
+# level (1; the reference reports 0), proving the preload took effect.
 set -u
 lib=$(readlink -f "$1")
 letters=$("$2" --letters)
@@ -28,6 +30,18 @@ top_lines() {
 }
 bindir=${BLACS_TESTER_DIR:-/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests}
 np=${CONFORMANCE_NP:-8}
+# PASSED per summary line of each kind: SDRV, BSBR, combines (SUM/AMX/AMN),
+# as these inputs give them on 8 processes (the tester SKIPs the cases whose
+# source, destination or scope the grid at hand does not have).  Another
+# process count needs its own counts.
+if [ -n "${CONFORMANCE_PASSED:-}" ]; then
+    read -r want_sdrv want_bsbr want_comb <<<"$CONFORMANCE_PASSED"
+elif [ "$np" = 8 ]; then
+    want_sdrv=300 want_bsbr=15300 want_comb=5202
+else
+    echo "conformance: PASSED counts are pinned for 8 processes; on $np set CONFORMANCE_PASSED='SDRV BSBR COMBINE'"
+    exit 1
+fi
 root_flag=""
 [ "$(id -u)" = 0 ] && root_flag="--allow-run-as-root"
 status=0
@@ -58,6 +72,17 @@ for tester in xCbtest xFbtest; do
     [ "$nsum" -eq 22 ] || problems+=("expected 22 summary lines (5 SDRV, 5 BSBR, 12 combine), found $nsum")
     bad=$(printf '%s\n' "$summaries" | grep -Ev "( 0 FAILED\.|PASSED ALL [0-9]+ TESTS\.)$")
     [ -z "$bad" ] || problems+=("summary lines with failures: $bad")
+    while IFS= read -r line; do
+        [ -n "$line" ] || continue
+        case $line in
+        *" SDRV TESTS:"*) want=$want_sdrv ;;
+        *" BSBR TESTS:"*) want=$want_bsbr ;;
+        *) want=$want_comb ;;
+        esac
+        # "N TESTS; P PASSED, S SKIPPED, F FAILED." or "PASSED ALL N TESTS."
+        got=$(printf '%s\n' "$line" | sed -nE 's/.*[;:] *([0-9]+) PASSED,.*/\1/p; s/.*PASSED ALL ([0-9]+) TESTS\..*/\1/p')
+        [ "$got" = "$want" ] || problems+=("expected $want PASSED, found ${got:-none}: $line")
+    done <<<"$summaries"
     for t in "BLACS_PNUM/BLACS_PCOORD TEST" "BLACS_GRIDMAP TEST" \
              "LOCALLY-BLOCKING CONTIGUOUS SEND TEST" "LOCALLY-BLOCKING NON-CONTIGUOUS SEND TEST" \
              "BLACS_SET/BLACS_GET TESTS"; do
@@ -69,6 +94,15 @@ for tester in xCbtest xFbtest; do
     done
     grep -q "FAILED " "$out" && grep "FAILED " "$out" | grep -qv " 0 FAILED" && problems+=("a test reported FAILED")
     grep -q "killed other procs, exiting with error #-1" "$err" || problems+=("BLACS_ABORT message missing")
+    # Exit status 255 alone does not tell MPI_Abort from a process exiting
+    # with -1 (mpirun then ends the others itself): an abort shows Open MPI's
+    # MPI_ABORT banner (or, when relaying it to mpirun breaks during the
+    # teardown, mpirun's ORTE_ERROR_LOG line from show_help.c), a plain exit
+    # mpirun's own notice.
+    grep -Eq "MPI_ABORT was invoked on rank [0-9]+ in communicator MPI_COMM_WORLD|ORTE_ERROR_LOG: .*show_help\.c" "$err" ||
+        problems+=("no MPI_ABORT banner on stderr: BLACS_ABORT did not call MPI_Abort")
+    grep -Eq "exited with non-zero status|returned a non-zero exit code" "$err" &&
+        problems+=("a process exited with a non-zero status instead of calling MPI_Abort")
     [ "$rc" -eq 255 ] || problems+=("mpirun exit status $rc, expected 255 from BLACS_ABORT(-1) (124: timeout)")
 
     echo "== $tester on $np processes ($((SECONDS - t0)) s, exit status $rc)"

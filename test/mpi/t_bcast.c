@@ -52,7 +52,8 @@ static void one_bcast(const grid *g, const typed_ops *t, char scope, char top, c
     int src_id = mysrc_row * g->npcol + mysrc_col;
     int reshape = s->uplo == 'G' && (salt % 3 == 1) && s->m * s->n > 0;
     int m = reshape ? s->m * s->n : s->m, n = reshape ? 1 : s->n;
-    int lda = am_src ? s->m + salt % 3 : m + 2 * (salt % 2);
+    /* receivers' LDA gap and the Fortran entry points vary independently */
+    int lda = am_src ? s->m + salt % 3 : m + 2 * ((salt / 2) % 2);
     if (am_src)
         m = s->m, n = s->n;
     if (lda < 1)
@@ -120,8 +121,8 @@ static void sweep(const grid *g, int quick)
                     for (int k = 0; k < nsrc; k++, salt++) {
                         int srow = scopes[sc] == 'R' ? 0 : scopes[sc] == 'C' ? k : k / g->npcol;
                         int scol = scopes[sc] == 'R' ? k : scopes[sc] == 'C' ? 0 : k % g->npcol;
-                        if (*tp == 'M' || *tp == 'T') { /* vary the rings/branches setting */
-                            int v = *tp == 'M' ? (salt % 2 ? -1 : 1) * (1 + salt % 4) : 1 + salt % 4;
+                        if (*tp == 'M' || *tp == 'T') { /* vary the rings/branches setting: M +-1..4, T 1..4 */
+                            int v = *tp == 'M' ? (salt % 2 ? -1 : 1) * (1 + (salt / 4) % 4) : 1 + salt % 4;
                             Cblacs_set(g->ctxt, *tp == 'M' ? 11 : 12, &v);
                         }
                         one_bcast(g, all_types[ti], scopes[sc], *tp, &shapes[sh], srow, scol, salt);
@@ -129,32 +130,34 @@ static void sweep(const grid *g, int quick)
                 }
 }
 
-/* 8 MiB along every TOP on the whole grid; contiguous and packed (LDA > M). */
+/* 8 MiB along every TOP on the whole grid, contiguous and packed (LDA > M),
+ * from a different root each time. */
 static void big(const grid *g)
 {
     size_t n = (size_t)1 << 20; /* doubles */
     double *a = malloc((size_t)1025 * 1024 * sizeof *a); /* room for both layouts */
     int root = 0;
-    for (const char *tp = tops; *tp; tp++, root++) {
-        char t[] = {*tp, 0};
-        int src = root % (g->nprow * g->npcol), sr = src / g->npcol, scl = src % g->npcol;
-        int me = g->myrow * g->npcol + g->mycol;
-        int packed = root % 2, m = packed ? 1024 : (int)n, nn = packed ? 1024 : 1, lda = packed ? 1025 : m;
-        for (size_t k = 0; k < (size_t)lda * nn; k++)
-            a[k] = me == src ? (double)(k * 3 + root) : -1.0;
-        if (me == src)
-            Cdgebs2d(g->ctxt, "All", t, m, nn, a, lda);
-        else
-            Cdgebr2d(g->ctxt, "All", t, m, nn, a, lda, sr, scl);
-        size_t bad = 0;
-        for (int j = 0; j < nn; j++)
-            for (int i = 0; i < lda; i++) {
-                size_t k = (size_t)i + (size_t)j * lda;
-                double want = (i < m || me == src) ? (double)(k * 3 + root) : -1.0;
-                bad += a[k] != want;
-            }
-        CHECK(bad == 0, "8 MiB broadcast, top '%c'%s: %zu wrong elements", *tp, packed ? " (packed)" : "", bad);
-    }
+    for (const char *tp = tops; *tp; tp++)
+        for (int packed = 0; packed <= 1; packed++, root++) {
+            char t[] = {*tp, 0};
+            int src = root % (g->nprow * g->npcol), sr = src / g->npcol, scl = src % g->npcol;
+            int me = g->myrow * g->npcol + g->mycol;
+            int m = packed ? 1024 : (int)n, nn = packed ? 1024 : 1, lda = packed ? 1025 : m;
+            for (size_t k = 0; k < (size_t)lda * nn; k++)
+                a[k] = me == src ? (double)(k * 3 + root) : -1.0;
+            if (me == src)
+                Cdgebs2d(g->ctxt, "All", t, m, nn, a, lda);
+            else
+                Cdgebr2d(g->ctxt, "All", t, m, nn, a, lda, sr, scl);
+            size_t bad = 0;
+            for (int j = 0; j < nn; j++)
+                for (int i = 0; i < lda; i++) {
+                    size_t k = (size_t)i + (size_t)j * lda;
+                    double want = (i < m || me == src) ? (double)(k * 3 + root) : -1.0;
+                    bad += a[k] != want;
+                }
+            CHECK(bad == 0, "8 MiB broadcast, top '%c'%s: %zu wrong elements", *tp, packed ? " (packed)" : "", bad);
+        }
     /* 0 x 0 still takes part */
     if (g->myrow == 0 && g->mycol == 0)
         Cdgebs2d(g->ctxt, "A", "S", 0, 0, a, 1);

@@ -212,7 +212,8 @@ static void sweep(const grid *g, int quick)
                         int rep = salt % 5 == 0;
                         Cblacs_set(g->ctxt, 15, &rep);
                         const typed_ops *t = all_types[ti];
-                        int located = op != OP_SUM && salt % 3 != 0;
+                        /* independent of the M/T setting (salt % 3) */
+                        int located = op != OP_SUM && (salt / 3) % 3 != 0;
                         one_combine(g, t, op, scope, *tp, 3, 2, d < 0 ? -1 : d, d == -2, located, salt);
                         if (salt % 7 == 0)
                             one_combine(g, t, op, scope, *tp, 1, 1, d < 0 ? -1 : d, 0, op != OP_SUM, salt);

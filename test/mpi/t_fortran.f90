@@ -5,7 +5,7 @@
 ! MPI_COMM_WORLD's, a grid can be built on a communicator from MPI_COMM_SPLIT,
 ! BLACS_GET(ctxt,10) gives a handle BLACS_GRIDMAP accepts.  A context made
 ! here works in the C interface (one table).  Point-to-point of every type,
-! general and trapezoidal, the support routines, BLACS_EXIT(0).
+! general and trapezoidal, the support routines, the wall clock, BLACS_EXIT(0).
 program t_fortran
   use mpi
   use iso_c_binding
@@ -21,6 +21,11 @@ program t_fortran
        integer(c_int), value :: ctxt, m, n, lda, r, c
        real(c_double) :: a(*)
      end subroutine cdgesd2d
+     function usleep(us) bind(c, name='usleep')
+       import :: c_int
+       integer(c_int), value :: us
+       integer(c_int) :: usleep
+     end function usleep
   end interface
   integer :: iam, np, ictxt, sys, nprow, npcol, myrow, mycol, fails, ierr, i, j, k
   integer :: half, hctxt, sys10, mctxt, umap(2, 8), val(2), total, nr, nc
@@ -82,7 +87,8 @@ program t_fortran
      mctxt = sys10
      call blacs_gridmap(mctxt, umap, 2, nprow, npcol)
      call blacs_gridinfo(mctxt, i, j, k, total)
-     if (k /= nprow - 1 - myrow .or. total /= npcol - 1 - mycol) call fail('gridmap on BLACS_GET(ctxt,10)')
+     if (i /= nprow .or. j /= npcol .or. k /= nprow - 1 - myrow .or. total /= npcol - 1 - mycol) &
+          call fail('gridmap on BLACS_GET(ctxt,10)')
      call blacs_gridexit(mctxt)
      call blacs_freebuff(ictxt, 1)
      call blacs_gridexit(ictxt)
@@ -104,9 +110,11 @@ program t_fortran
   if (ibuf2(1) /= 2 * mod(mycol + npcol - 1, npcol) + mod(iam, 2)) call fail('message on split grid')
   call blacs_gridexit(hctxt)
 
+  ! the wall clock advances over a 100 ms sleep
   t0 = dwalltime00()
+  i = usleep(100000)
   t1 = dwalltime00()
-  if (t1 < t0) call fail('walltime')
+  if (i /= 0 .or. t1 - t0 < 0.09d0 .or. t1 - t0 > 60) call fail('walltime over a 100 ms sleep')
 
   call mpi_allreduce(fails, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (iam == 0) then
@@ -194,7 +202,8 @@ contains
     if (any(v /= [1d0, 2d0, 3d0])) call fail('dgebr2d from Fortran')
     v = [dble(myrow), dble(mycol), 1d0]
     call dgsum2d(ictxt, 'All', 'T', 3, 1, v, 3, -1, -1)
-    if (v(3) /= nprow * npcol) call fail('dgsum2d from Fortran')
+    if (any(v /= [dble(npcol * nprow * (nprow - 1) / 2), dble(nprow * npcol * (npcol - 1) / 2), &
+                  dble(nprow * npcol)])) call fail('dgsum2d from Fortran')
     iv = myrow * npcol + mycol
     ra = -9; ca = -9
     call igamx2d(ictxt, 'Column', 'I', 2, 2, iv, 2, ra, ca, 2, 0, mycol)

@@ -32,6 +32,9 @@ static unsigned char pattern(int sender, int salt, size_t byte) { return (unsign
 enum { GUARD = 64 };
 static size_t mat_bytes(int lda, int n, size_t esz) { return ((size_t)lda * (size_t)(n > 0 ? n : 1)) * esz + 2 * GUARD; }
 
+/* variant: bit 0 the sender's LDA > M, bit 1 the receiver's LDA > M, bit 2
+ * the Fortran entry points (GESD2D for general shapes, TRRV2D for
+ * trapezoids; the other side in C). */
 static void one_case(int ctxt, const ops *t, const shape *s, int dr, int dc, int salt, int variant)
 {
     int nprow, npcol, myrow, mycol;
@@ -51,7 +54,7 @@ static void one_case(int ctxt, const ops *t, const shape *s, int dr, int dc, int
         A[k] = pattern(me, salt, k);
     memset(B, SENTINEL, br);
     char uplo[] = {s->uplo, 0}, diag[] = {s->diag, 0};
-    int use_f = variant >= 2; /* half the cases go through the Fortran entry points */
+    int use_f = variant & 4; /* half the cases go through the Fortran entry points */
 
     if (s->uplo == 'G')
         (use_f ? t->gesd_f : t->gesd)(ctxt, s->m, s->n, A + GUARD, lda_s, rd, cd);
@@ -148,11 +151,14 @@ int main(void)
         Cblacs_gridinit(&ctxt, "Row", grids[g].p, grids[g].q);
         if (ctxt < 0)
             continue; /* idle on this grid */
+        /* the variant (sender's LDA, receiver's LDA, entry points) turns
+         * with the shape, so that every shift, the send to itself included,
+         * meets all eight */
         int salt = 0;
         for (size_t t = 0; t < 5; t++)
             for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
                 for (int h = 0; h < 4; h++, salt++)
-                    one_case(ctxt, all_types[t], &shapes[s], shifts[h][0], shifts[h][1], salt, salt % 4);
+                    one_case(ctxt, all_types[t], &shapes[s], shifts[h][0], shifts[h][1], salt, (salt / 4 + h) % 8);
         check_fifo(ctxt);
         check_reshape(ctxt);
         Cblacs_gridexit(ctxt);

@@ -7,8 +7,9 @@
  * a grid; gridinfo/pnum/pcoord in and out of range; barrier in every scope;
  * context handle numbering and reuse; overlapping grids; grids on a
  * sub-communicator and on the communicator of another grid; the C system
- * handle table; freebuff; timers; the k*id routines; BLACS_EXIT(1) and
- * starting again.
+ * handle table; freebuff; timers (C and Fortran names) against a sleep and
+ * against CPU work; barriers that wait for a late member in every scope; the
+ * k*id routines; BLACS_EXIT(1) and starting again.
  */
 #include <time.h>
 
@@ -129,9 +130,10 @@ static void check_getset(void)
     }
     Cblacs_gridexit(ctxt);
 
-    /* the narrowest range: every kind of traffic cycles through very few IDs,
-     * and leave-on-one combines let leaves run many operations ahead of their
-     * root; every result must still be right */
+    /* the narrowest range: every kind of traffic cycles through very few IDs.
+     * Leave-on-one combines first, with their root late: nothing else makes
+     * the others wait, so the leaves run many operations ahead of the root;
+     * then broadcasts from every root in turn.  Every result must be right. */
     int tiny[2] = {0, 5};
     Cblacs_set(-1, 1, tiny);
     Cblacs_get(0, 0, &ctxt);
@@ -146,6 +148,8 @@ static void check_getset(void)
         Cigsum2d(ctxt, "R", (char *)tops[k % 5], 1, 1, &sum, 1, 0, 0);
         if (mt_rank == 0)
             CHECK(sum == want, "tiny ID range, sum %d (top '%s'): %d, want %d", k, tops[k % 5], sum, want);
+    }
+    for (int k = 0; k < 40; k++) {
         double d = mt_rank == k % mt_size ? k + 0.5 : -1;
         if (mt_rank == k % mt_size)
             Cdgebs2d(ctxt, "All", (char *)tops[k % 5], 1, 1, &d, 1);
@@ -238,6 +242,66 @@ static void check_subcomm(void)
     CHECK(Cblacs2sys_handle(0) == MPI_COMM_WORLD, "handle 0 freed");
 }
 
+/* This thread's CPU seconds: the reference the CPU timers are held to. */
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The timers, by both names.  A 100 ms sleep advances the wall clocks by at
+ * least about that much and the CPU clocks by little; a fixed amount of CPU
+ * work (until this thread has used 50 ms, however small a share of a core an
+ * oversubscribed process gets) advances the CPU clocks by at least about
+ * that much.  A stuck clock, or a wall clock as the CPU clock, fails. */
+static void check_timers(void)
+{
+    double w0 = Cdwalltime00(), fw0 = dwalltime00_(), c0 = Cdcputime00(), fc0 = dcputime00_();
+    nanosleep(&(struct timespec){0, 100000000}, NULL);
+    double w1 = Cdwalltime00(), fw1 = dwalltime00_(), c1 = Cdcputime00(), fc1 = dcputime00_();
+    CHECK(w1 - w0 >= 0.09 && w1 - w0 < 60, "Cdwalltime00 advanced %g s over a 100 ms sleep", w1 - w0);
+    CHECK(fw1 - fw0 >= 0.09 && fw1 - fw0 < 60, "dwalltime00_ advanced %g s over a 100 ms sleep", fw1 - fw0);
+    CHECK(c0 >= 0 && c1 - c0 >= 0 && c1 - c0 < 0.05, "Cdcputime00 went %g -> %g over a 100 ms sleep", c0, c1);
+    CHECK(fc0 >= 0 && fc1 - fc0 >= 0 && fc1 - fc0 < 0.05, "dcputime00_ went %g -> %g over a 100 ms sleep", fc0, fc1);
+
+    volatile double sink = 0;
+    double r0 = thread_cpu();
+    while (thread_cpu() - r0 < 0.05)
+        for (int k = 0; k < 10000; k++)
+            sink += k;
+    double c2 = Cdcputime00(), fc2 = dcputime00_();
+    CHECK(c2 - c1 >= 0.045 && c2 - c1 < 60, "Cdcputime00 advanced %g s over 50 ms of CPU work", c2 - c1);
+    CHECK(fc2 - fc1 >= 0.045 && fc2 - fc1 < 60, "dcputime00_ advanced %g s over 50 ms of CPU work", fc2 - fc1);
+}
+
+/* Barriers wait: on a grid with more than one row and column where the
+ * processes allow, one member of every row (column; the whole grid) comes
+ * 250 ms late to a Row (Column; All) barrier, and every other member must
+ * have waited for it. */
+static void check_barrier_waits(void)
+{
+    int p = mt_size >= 4 ? 2 : 1, q = mt_size / p, ctxt, nprow, npcol, myrow, mycol;
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", p, q);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+    if (ctxt < 0)
+        return;
+    const char *scopes[] = {"Row", "Column", "All"};
+    for (int s = 0; s < 3; s++) {
+        Cblacs_barrier(ctxt, "All");
+        int late = s == 0 ? mycol == 0 : s == 1 ? myrow == 0 : myrow == 0 && mycol == 0;
+        double t0 = MPI_Wtime();
+        if (late)
+            nanosleep(&(struct timespec){0, 250000000}, NULL);
+        Cblacs_barrier(ctxt, (char *)scopes[s]);
+        double waited = MPI_Wtime() - t0;
+        CHECK(late || waited >= 0.1, "%s barrier on the %dx%d grid: {%d,%d} waited %.3f s for a member 250 ms late",
+              scopes[s], p, q, myrow, mycol, waited);
+    }
+    Cblacs_gridexit(ctxt);
+}
+
 static void check_misc(void)
 {
     int ctxt;
@@ -249,15 +313,7 @@ static void check_misc(void)
     CHECK(a == 0 && b == 1 && c == 2 && d == 0 && e == 1 && f == 3, "k*id %d %d %d %d %d %d", a, b,
           c, d, e, f);
 
-    double t0 = Cdwalltime00(), c0 = Cdcputime00();
-    volatile double s = 0;
-    for (int k = 0; k < 3000000; k++)
-        s += k;
-    nanosleep(&(struct timespec){0, 20000000}, NULL);
-    double t1 = Cdwalltime00(), c1 = Cdcputime00();
-    CHECK(t1 - t0 >= 0.015 && t1 - t0 < 60, "walltime advanced %g", t1 - t0);
-    CHECK(c0 >= 0 && c1 >= c0, "cputime %g -> %g", c0, c1);
-    CHECK(dwalltime00_() >= t1, "Fortran walltime");
+    check_timers();
 
     /* freebuff with sends outstanding and with none */
     int x = 7, y = 0;
@@ -295,6 +351,7 @@ int main(void)
             check_gridinit(p, q, "R");
             check_gridinit(p, q, "c");
         }
+    check_barrier_waits();
     check_getset();
     check_handles();
     check_subcomm();

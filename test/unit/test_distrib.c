@@ -29,9 +29,9 @@ int main(void)
                     for (int p = 0; p < np; p++) {
                         CHECK(bc_numroc(m, nb, p, src, np) == count[p], "numroc m=%d nb=%d p=%d src=%d np=%d: %d, want %d",
                               m, nb, p, src, np, bc_numroc(m, nb, p, src, np), count[p]);
-                        total += count[p];
+                        total += bc_numroc(m, nb, p, src, np);
                     }
-                    CHECK(total == m, "coefficients lost");
+                    CHECK(total == m, "numroc m=%d nb=%d src=%d over %d processes adds up to %d", m, nb, src, np, total);
                 }
     printf("test_distrib: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
     return check_failures() != 0;

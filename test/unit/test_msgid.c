@@ -14,15 +14,58 @@
 #include "../../msgid/msgid.h"
 #include "check.h"
 
+/* An ID the library produced must lie in [lo, hi] (an int overflow shows as
+ * an ID below lo). */
+static int in_range(long long id, long long lo, long long hi) { return id >= lo && id <= hi; }
+#define CHECK_ID(id, lo, hi, what, ...) \
+    CHECK(in_range(id, lo, hi), "ID %lld outside [%lld,%lld]: " what, (long long)(id), (long long)(lo), \
+          (long long)(hi), __VA_ARGS__)
+
 /* Marks every ID of [base, base + span) with 'who' in owner[]; an ID
  * already owned by another subrange is an overlap. */
-static void claim(int *owner, int lo, int base, int span, int who, int may_share)
+static void claim(int *owner, int lo, int hi, int base, int span, int who, int may_share)
 {
     for (int k = 0; k < span; k++) {
-        int id = base + k - lo;
-        CHECK(owner[id] == 0 || (may_share && owner[id] == -who), "ID %d claimed twice (%d, %d)", base + k,
-              owner[id], who);
-        owner[id] = may_share ? -who : who;
+        long long id = (long long)base + k;
+        CHECK_ID(id, lo, hi, "subrange %d", who);
+        if (id < lo || id > hi)
+            break;
+        CHECK(owner[id - lo] == 0 || (may_share && owner[id - lo] == -who), "ID %lld claimed twice (%d, %d)", id,
+              owner[id - lo], who);
+        owner[id - lo] = may_share ? -who : who;
+    }
+}
+
+/* Any range size (only the ends of each subrange are computed, in long
+ * long): the first, last and wrapped-around ID of every source's and every
+ * root's subrange, from the library, are those its layout describes; the
+ * subranges lie in [lo, hi], one kind after the other (point-to-point, row,
+ * column, all scopes: the kinds never meet). */
+static void check_bounds(const blx_idlayout *L, int lo, int hi, int ng, const int *members)
+{
+    long long prev_end = (long long)lo - 1; /* last ID of the kinds before */
+    for (int kind = -1; kind < BLX_NSCOPE; kind++) {
+        int n = kind < 0 ? ng : members[kind];
+        long long base = kind < 0 ? L->p2p_base : L->scope_base[kind];
+        long long span = kind < 0 ? L->p2p_span : L->scope_span[kind];
+        long long stride = kind < 0 ? L->p2p_stride : L->scope_stride[kind];
+        long long end = prev_end;
+        for (int v = 0; v < n; v++) {
+            long long first = base + v * stride, last = first + span - 1;
+            long long got[3];
+            const unsigned counts[3] = {0, (unsigned)(span - 1), (unsigned)span};
+            for (int c = 0; c < 3; c++) {
+                got[c] = kind < 0 ? blx_msgid_p2p(L, v, counts[c]) : blx_msgid_scoped(L, kind, v, counts[c]);
+                CHECK_ID(got[c], lo, hi, "kind %d subrange %d count %u", kind, v, counts[c]);
+            }
+            CHECK(got[0] == first && got[1] == last && got[2] == first,
+                  "[%d,%d] kind %d subrange %d: IDs %lld..%lld, then %lld; the layout says %lld..%lld", lo, hi,
+                  kind, v, got[0], got[1], got[2], first, last);
+            CHECK(first > prev_end && last <= hi, "[%d,%d] kind %d subrange %d is [%lld,%lld], after %lld", lo, hi,
+                  kind, v, first, last, prev_end);
+            end = last > end ? last : end;
+        }
+        prev_end = end;
     }
 }
 
@@ -45,19 +88,18 @@ static void check_layout(int lo, int hi, int p, int q)
     for (int s = 0; s < BLX_NSCOPE; s++)
         CHECK(L.scope_span[s] >= 1 && (L.scope_stride[s] == L.scope_span[s] || L.scope_stride[s] == 0),
               "scope %d span %d stride %d", s, L.scope_span[s], L.scope_stride[s]);
+    check_bounds(&L, lo, hi, ng, members);
 
-    if (hi - lo > 2000000) /* the overlap map below is for small ranges */
+    if ((long long)hi - lo > 2000000) /* the overlap map below, ID by ID, is for small ranges */
         return;
     int *owner = calloc((size_t)(hi - lo + 1), sizeof *owner);
     for (int v = 0; v < ng; v++)
-        claim(owner, lo, blx_msgid_p2p(&L, v, 0), L.p2p_span, 1 + (L.p2p_stride ? v : 0), L.p2p_stride == 0);
+        claim(owner, lo, hi, blx_msgid_p2p(&L, v, 0), L.p2p_span, 1 + (L.p2p_stride ? v : 0), L.p2p_stride == 0);
     int who = 1 + ng;
     for (int s = 0; s < BLX_NSCOPE; s++, who += ng)
         for (int m = 0; m < members[s]; m++)
-            claim(owner, lo, blx_msgid_scoped(&L, s, m, 0), L.scope_span[s], who + (L.scope_stride[s] ? m : 0),
+            claim(owner, lo, hi, blx_msgid_scoped(&L, s, m, 0), L.scope_span[s], who + (L.scope_stride[s] ? m : 0),
                   L.scope_stride[s] == 0);
-    CHECK(blx_msgid_scoped(&L, 2, ng - 1, (unsigned)L.scope_span[2] - 1) <= hi, "last ID beyond hi=%d", hi);
-    CHECK(blx_msgid_p2p(&L, 0, 0) >= lo, "first ID below lo");
     free(owner);
 }
 
@@ -75,10 +117,24 @@ static void check_pair_agreement(void)
         int r = blx_msgid_next_recv(&b, va);
         CHECK(s == r, "message %d: sender ID %d, receiver ID %d", k, s, r);
         CHECK(s != prev, "message %d repeats ID %d", k, s);
+        CHECK(s == blx_msgid_p2p(&a.layout, va, (unsigned)k), "message %d: ID %d is not count %d of source %d", k,
+              s, k, va);
+        CHECK_ID(s, 0, 2147483647, "message %d", k);
         prev = s;
     }
-    /* b -> a is counted independently */
-    CHECK(blx_msgid_next_send(&b, vb, va) == blx_msgid_next_recv(&a, vb), "reverse pair");
+    /* b -> a is counted independently: it starts at count 0 of b's subrange
+     * after a's 1000 messages, and the two directions interleave without
+     * disturbing each other */
+    for (int k = 0; k < 5; k++) {
+        int s = blx_msgid_next_send(&b, vb, va), r = blx_msgid_next_recv(&a, vb);
+        CHECK(s == r && s == blx_msgid_p2p(&b.layout, vb, (unsigned)k),
+              "reverse message %d: sender ID %d, receiver ID %d, want count %d of source %d (%d)", k, s, r, k, vb,
+              blx_msgid_p2p(&b.layout, vb, (unsigned)k));
+        s = blx_msgid_next_send(&a, va, vb);
+        r = blx_msgid_next_recv(&b, va);
+        CHECK(s == r && s == blx_msgid_p2p(&a.layout, va, 1000u + (unsigned)k),
+              "forward message %d after a reverse one: sender ID %d, receiver ID %d", 1000 + k, s, r);
+    }
     /* a different source uses a different subrange */
     CHECK(blx_msgid_p2p(&a.layout, 0, 0) != blx_msgid_p2p(&a.layout, 1, 0), "sources collide");
     blx_msgids_free(&a);
@@ -98,6 +154,7 @@ static void check_scoped(void)
         int root = op % (P * Q), id0 = -1;
         for (int v = 0; v < P * Q; v++) {
             int id = blx_msgid_next_scoped(&m[v], BLX_SCOPE_ALL, root);
+            CHECK_ID(id, 100, 1099, "op %d member %d", op, v);
             if (v == 0)
                 id0 = id;
             CHECK(id == id0, "op %d: member %d computes %d, member 0 %d", op, v, id, id0);
@@ -122,6 +179,8 @@ static void check_scoped(void)
     int a = blx_msgid_next_scoped(&m[0], BLX_SCOPE_ROW, 2);
     int b = blx_msgid_next_scoped(&m[0], BLX_SCOPE_ROW, 2);
     CHECK(a != b, "consecutive row operations share ID %d", a);
+    CHECK_ID(a, 100, 1099, "row op %d", 0);
+    CHECK_ID(b, 100, 1099, "row op %d", 1);
     CHECK(blx_msgid_scoped(L, BLX_SCOPE_ROW, 0, 0) != blx_msgid_scoped(L, BLX_SCOPE_COL, 0, 0),
           "row and column scopes collide");
     for (int v = 0; v < P * Q; v++)

@@ -5,8 +5,9 @@
  * Every shape (G; U/L x unit/non-unit) of every size up to 9 x 9, with
  * LDA = M and LDA > M, for element sizes 4, 8 and 16, is compared with the
  * definition of spec section 3.3 written out element by element: the element
- * count, the packed order (column by column), and that unpack writes exactly
- * the shape's elements and nothing else.
+ * count, the packed order (column by column), that pack writes nothing past
+ * the packed elements, and that unpack writes exactly the shape's elements
+ * and nothing else.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +33,11 @@ static void check_shape(char uplo, int unit, int m, int n, int lda, size_t esz)
     blx_shape s = uplo == 'G' ? blx_shape_ge(m, n, lda, esz) : blx_shape_tr(uplo, unit, m, n, lda, esz);
     int ld = s.lda;
     size_t cells = (size_t)ld * (size_t)(n > 0 ? n : 1) * esz;
-    unsigned char *A = malloc(cells + 1), *B = malloc(cells + 1), *buf = malloc(cells + 1);
+    enum { TAIL = 64 }; /* sentinel bytes past what pack and unpack may write */
+    unsigned char *A = malloc(cells + TAIL), *B = malloc(cells + TAIL), *buf = malloc(cells + TAIL);
     for (size_t k = 0; k < cells; k++)
         A[k] = (unsigned char)(k * 37 + 11);
+    memset(buf, 0xC3, cells + TAIL);
 
     /* brute-force expectation */
     size_t count = 0;
@@ -58,8 +61,13 @@ static void check_shape(char uplo, int unit, int m, int n, int lda, size_t esz)
                       n, ld, pos, i, j);
                 pos++;
             }
+    size_t past = 0; /* pack writes count * esz bytes and nothing after them */
+    for (size_t k = count * esz; k < cells + TAIL; k++)
+        past += buf[k] != 0xC3;
+    CHECK(past == 0, "%c unit=%d %dx%d lda=%d esz=%zu: pack wrote %zu bytes past its %zu elements", uplo, unit, m, n,
+          ld, esz, past, count);
 
-    memset(B, 0xEE, cells);
+    memset(B, 0xEE, cells + TAIL);
     blx_unpack(&s, buf, B);
     for (int j = 0; j < (n > 0 ? n : 0); j++)
         for (int i = 0; i < ld; i++) {
@@ -72,6 +80,10 @@ static void check_shape(char uplo, int unit, int m, int n, int lda, size_t esz)
             CHECK(ok, "%c unit=%d %dx%d lda=%d: unpack element (%d,%d) %s (want %02x)", uplo, unit,
                   m, n, ld, i, j, inside ? "wrong" : "touched outside the shape", want);
         }
+    past = 0; /* nor does unpack write after the last column */
+    for (size_t k = (size_t)ld * (size_t)(n > 0 ? n : 0) * esz; k < cells + TAIL; k++)
+        past += B[k] != 0xEE;
+    CHECK(past == 0, "%c unit=%d %dx%d lda=%d: unpack wrote %zu bytes past the matrix", uplo, unit, m, n, ld, past);
     CHECK(blx_shape_contiguous(&s) == (uplo == 'G' && (ld == m || n <= 1)), "contiguity");
     free(A);
     free(B);

@@ -13,8 +13,9 @@
  *   general tree (N_b):  H_t = ceil(log_{N_b+1} np) steps, source sends
  *                        N_b (H_t - 1) + N_is, N_is = ceil(np / (N_b+1)^(H_t-1)) - 1;
  *                        N_b = 1 (the 1-tree): 2^(i-1) sends in step i
- * Combine trees: rings end at the destination and flow in the letter's
- * direction.  The registry: fallbacks, clamping, unknown letters, the default.
+ * Combine trees, for every N_r of M and N_b of T (the other letters ignore
+ * the number): rings (I, D, S, M) end at the destination and flow in the
+ * letter's (N_r's) direction; trees have the broadcast's shape.  The registry: fallbacks, clamping, unknown letters, the default.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -148,23 +149,78 @@ static void check_bcast_schedules(int np)
     }
 }
 
+/* Combine trees walk rings into the destination (node 0): every node hands
+ * its partial result to its neighbour one step further along the flow, and
+ * the last node of each ring to the destination. */
+static void check_ring_flow(const blx_tree *t, char key, int param, const int *dir, int nrings)
+{
+    int np = t->np, ends = 0;
+    for (int r = 1; r < np; r++) {
+        int next = ((r + dir[r]) % np + np) % np;
+        ends += t->parent[r] == 0;
+        CHECK(t->parent[r] == next || t->parent[r] == 0, "%c(%d) combine np=%d: %d sends to %d, not to %d or the destination",
+              key, param, np, r, t->parent[r], next);
+    }
+    CHECK(ends == nrings && blx_tree_nkids(t, 0) == nrings, "%c(%d) combine np=%d: %d rings end at the destination, want %d",
+          key, param, np, ends, nrings);
+}
+
 static void check_combine_trees(int np)
 {
+    int others = np - 1, *dir = malloc((size_t)np * sizeof *dir);
     for (int b = 0; blx_topologies[b]; b++) {
         const blx_topology *tp = blx_topologies[b];
         if (tp->combine_tree == NULL)
             continue;
         for (const char *k = tp->keys; *k; k++) {
-            blx_tree *t = tree_of(tp->combine_tree, np, *k, *k == 'M' ? 2 : 2, tp->name);
-            if (t && np > 2 && (*k == 'I' || *k == 'D')) {
-                /* 'I': d+1 -> d+2 -> ... -> d-1 -> d */
-                int dir = *k == 'I' ? 1 : -1;
-                for (int r = 1; r < np; r++)
-                    CHECK(t->parent[r] == ((r + dir) % np + np) % np, "%c combine np=%d: %d sends to %d", *k, np, r, t->parent[r]);
+            /* the parameter the letter reads: N_r for M, N_b for T; the
+             * others (digits: their own N_b) must ignore it */
+            int lo = *k == 'M' && others ? -others : 1, hi = (*k == 'M' || *k == 'T') ? others : 3;
+            if (hi < lo)
+                hi = lo;
+            for (int param = lo; param <= hi; param++) {
+                if (param == 0)
+                    continue;
+                blx_tree *t = tree_of(tp->combine_tree, np, *k, param, tp->name);
+                if (t == NULL)
+                    continue;
+                if (*k == 'I' || *k == 'D') { /* 'I': d+1 -> d+2 -> ... -> d-1 -> d */
+                    for (int r = 0; r < np; r++)
+                        dir[r] = *k == 'I' ? 1 : -1;
+                    check_ring_flow(t, *k, param, dir, others > 0);
+                    CHECK(t->depth == others, "%c combine np=%d: depth %d", *k, np, t->depth);
+                } else if (*k == 'S') { /* two halves, each ending at d */
+                    int right = (others + 1) / 2;
+                    for (int r = 0; r < np; r++)
+                        dir[r] = r <= right ? -1 : 1;
+                    check_ring_flow(t, *k, param, dir, others < 2 ? others : 2);
+                    CHECK(t->depth == right, "S combine np=%d: depth %d, want %d", np, t->depth, right);
+                } else if (*k == 'M') { /* |N_r| rings flowing in N_r's direction */
+                    int rings = abs(param) < others ? abs(param) : others;
+                    for (int r = 0; r < np; r++)
+                        dir[r] = param > 0 ? 1 : -1;
+                    check_ring_flow(t, *k, param, dir, rings);
+                    CHECK(t->depth == (rings ? (others + rings - 1) / rings : 0), "M(%d) combine np=%d: depth %d",
+                          param, np, t->depth);
+                } else if (*k == 'T' || (*k >= '1' && *k <= '9')) {
+                    int nb = *k == 'T' ? param : *k - '0';
+                    int ht = ceil_log(nb + 1, np);
+                    long long pw = 1;
+                    for (int i = 0; i + 1 < ht; i++)
+                        pw *= nb + 1;
+                    int nis = ht ? (int)((np + pw - 1) / pw) - 1 : 0;
+                    CHECK(t->nsteps == ht && blx_tree_nkids(t, 0) == (ht ? nb * (ht - 1) + nis : 0),
+                          "%c(%d) combine np=%d: %d steps, %d children of the destination (N_b = %d)", *k, param, np,
+                          t->nsteps, blx_tree_nkids(t, 0), nb);
+                } else if (*k == 'F') {
+                    CHECK(blx_tree_nkids(t, 0) == others, "F(%d) combine np=%d: %d children of the destination", param,
+                          np, blx_tree_nkids(t, 0));
+                }
+                blx_tree_free(t);
             }
-            blx_tree_free(t);
         }
     }
+    free(dir);
 }
 
 /* The default's choice on a network (the simulated cluster of `make sim`). */
