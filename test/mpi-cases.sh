@@ -86,6 +86,20 @@ fi
 # The long-message algorithms of the default TOP
 if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 2 3 4 5 8; do pass $np t_longmsg; done
+    # the same under a network's model, where every long algorithm is chosen
+    for np in 3 4 5 8; do pass $np t_longmsg network; done
 else
     pass 3 t_longmsg
+    pass 8 t_longmsg network
+fi
+
+# A receiver expecting another size than the sender sends, on every path
+# where messages travel in pieces, both ways: the same clear error, never a
+# prefix nor a hang.
+if [ "${SANITIZED:-0}" = 0 ]; then
+    mismatch="the message from process \{[0-9]+,[0-9]+\} is (longer|shorter) than the [0-9]+ bytes this call expects && $who"
+    for path in p2p ring ringsum scatter rsag; do
+        for way in more less; do fail 4 "$mismatch" t_mismatch $path $way; done
+    done
+    for way in more less; do fail 8 "$mismatch" t_mismatch twotree $way; done
 fi
