@@ -1,7 +1,7 @@
 # Makefile - builds the BLACS library, its tests, examples and benchmarks.
 #
 #   make                 build/libblacs.so (+ soname links) and build/libblacs.a
-#   make check           every test: unit, MPI, exported names, ASan/UBSan, the official tester
+#   make check           every test: lint, unit, MPI, exported names, ASan/UBSan, the official tester
 #   make demo            build and run the demo on a 2 x 2 grid
 #   make install PREFIX=/usr/local DESTDIR=
 #
@@ -47,7 +47,7 @@ ASAN_OBJ := $(patsubst %.c,$(B)/asan/%.o,$(LIBSRC))
 ASAN_LIB := $(B)/asan/libblacs.a
 
 .PHONY: all lib check unit mpi-tests abi-check asan-check valgrind-check conformance demo install \
-        uninstall clean topo-table examples example-tests lu-compare install-check
+        uninstall clean topo-table examples example-tests lu-compare install-check lint format
 
 all: lib
 lib: $(B)/libblacs.so $(ALIB)
@@ -149,11 +149,19 @@ valgrind-check: $(UNIT_BIN) $(MPIT_BIN)
 	    $(VALGRIND) --leak-check=full --errors-for-leak-kinds=definite $$t || exit 1; done
 	MPIRUN="$(MPIRUN) $(VALGRIND)" VALGRIND=1 bash test/run-mpi.sh $(B)/test/mpi
 
+# Layers and cycles, function length, formatting (tools/lint.sh).
+lint: lib
+	bash tools/lint.sh $(B)/obj
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
 conformance: lib $(B)/tools/topo_table
 	bash test/conformance/run.sh $(B)/libblacs.so $(B)/tools/topo_table
 
 check: lib
 	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory lint && \
 	$(MAKE) --no-print-directory unit && \
 	$(MAKE) --no-print-directory abi-check && \
 	$(MAKE) --no-print-directory install-check && \

@@ -27,7 +27,8 @@ static bcast_call prepare(const blx_call *call, int ctxt, const char *scope, con
     b.c = blx_ctx_get(ctxt, call->name);
     b.s = blx_scope_arg(b.c, call, scope);
     b.shape = blx_shape_arg(b.c, call, uplo, diag, m, n, lda);
-    blx_route_in in = {b.s->np, blx_shape_bytes(&b.shape), 0, 0, b.c->nr_bs, b.c->nb_bs, &b.c->model, &b.s->trees};
+    blx_route_in in = {b.s->np,    blx_shape_bytes(&b.shape), 0, 0, b.c->nr_bs, b.c->nb_bs, &b.c->model,
+                       &b.s->trees};
     if (blx_route_bcast(&b.route, top ? *top : '\0', &in) != 0)
         blx_top_error(b.c, call, top);
     return b;

@@ -80,8 +80,8 @@ BLX_INTERNAL void blx_sendrecv(const blx_ep *e, const void *out, size_t outbytes
  * being returned by blx_waitany; receives are checked there. */
 typedef struct blx_req {
     MPI_Request mpi;
-    int peer;     /* member; -1: none (MPI_REQUEST_NULL) */
-    int recv;     /* a receive of 'bytes' bytes */
+    int peer; /* member; -1: none (MPI_REQUEST_NULL) */
+    int recv; /* a receive of 'bytes' bytes */
     size_t bytes;
     size_t whole; /* receives: the bytes of the whole message (for reports) */
 } blx_req;

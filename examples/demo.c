@@ -39,10 +39,10 @@ int main(void)
         Cblacs_exit(0);
         return 1;
     }
-    Cblacs_get(0, 0, &ctxt);               /* default system context: MPI_COMM_WORLD */
-    Cblacs_gridinit(&ctxt, "Row", 2, 2);   /* 2 x 2 grid, row-major */
+    Cblacs_get(0, 0, &ctxt);             /* default system context: MPI_COMM_WORLD */
+    Cblacs_gridinit(&ctxt, "Row", 2, 2); /* 2 x 2 grid, row-major */
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
-    if (myrow < 0) {                       /* extra processes are outside the grid */
+    if (myrow < 0) { /* extra processes are outside the grid */
         Cblacs_exit(0);
         return 0;
     }

@@ -74,7 +74,8 @@ static void generate(lu_t *L, uint64_t seed, double *b)
     for (int c = 0; c < L->nloc; c++) {
         int gj = bc_l2g(c, L->nb, L->mycol, 0, L->npcol);
         for (int r = 0; r < L->mloc; r++)
-            L->a[r + (size_t)c * L->lda] = uniform(seed, (uint64_t)bc_l2g(r, L->nb, L->myrow, 0, L->nprow), (uint64_t)gj);
+            L->a[r + (size_t)c * L->lda] =
+                uniform(seed, (uint64_t)bc_l2g(r, L->nb, L->myrow, 0, L->nprow), (uint64_t)gj);
     }
     for (int i = 0; i < L->n; i++)
         b[i] = uniform(seed, (uint64_t)i, (uint64_t)L->n);
@@ -145,7 +146,8 @@ static void factor_panel(lu_t *L, int j, int jb, int *ipiv)
                 Cdgebr2d(L->ctxt, "Col", " ", w, 1, L->row, w, rowner(L, jj), L->mycol);
             }
             if (below > 0)
-                cblas_dger(CblasColMajor, below, w, -1.0, at(L, i1, lc), 1, L->row, 1, at(L, i1, lc + 1), L->lda);
+                cblas_dger(CblasColMajor, below, w, -1.0, at(L, i1, lc), 1, L->row, 1, at(L, i1, lc + 1),
+                           L->lda);
         }
     }
 }
@@ -201,8 +203,8 @@ static int factor(lu_t *L, int *ipiv)
         int ldu;
         if (L->myrow == kr) {
             if (nq > 0)
-                cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb, nq, 1.0,
-                            lp, ldl, at(L, ir0, jr0), L->lda);
+                cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb, nq, 1.0, lp,
+                            ldl, at(L, ir0, jr0), L->lda);
             up = at(L, ir0, jr0);
             ldu = L->lda;
             if (L->nprow > 1)
@@ -241,14 +243,15 @@ static void substitute(lu_t *L, double *x, int lower, double *s, double *xloc)
             for (int i = 0; i < kb; i++)
                 s[i] = 0.0;
             if (c1 > c0)
-                cblas_dgemv(CblasColMajor, CblasNoTrans, kb, c1 - c0, 1.0, at(L, i0, c0), L->lda, xloc, 1, 0.0, s, 1);
+                cblas_dgemv(CblasColMajor, CblasNoTrans, kb, c1 - c0, 1.0, at(L, i0, c0), L->lda, xloc, 1,
+                            0.0, s, 1);
             Cdgsum2d(L->ctxt, "Row", " ", kb, 1, s, kb, kr, kc);
             if (L->mycol == kc) {
                 for (int i = 0; i < kb; i++)
                     x[k + i] -= s[i];
                 cblas_dtrsv(CblasColMajor, lower ? CblasLower : CblasUpper, CblasNoTrans,
-                            lower ? CblasUnit : CblasNonUnit, kb, at(L, i0, bc_g2l(k, L->nb, L->npcol)), L->lda,
-                            x + k, 1);
+                            lower ? CblasUnit : CblasNonUnit, kb, at(L, i0, bc_g2l(k, L->nb, L->npcol)),
+                            L->lda, x + k, 1);
             }
         }
         if (L->myrow == kr && L->mycol == kc)
@@ -268,7 +271,8 @@ static double absmax(double m, double v) { return isfinite(v) ? fmax(m, fabs(v))
 /* ||A x - b||_inf and ||A||_inf with the distributed A (rebuilt by the caller). */
 static void residual(lu_t *L, const double *x, const double *b, double *rnorm, double *anorm)
 {
-    double *xl = malloc(((size_t)L->nloc + 1) * sizeof *xl), *r = malloc(((size_t)L->mloc + 1) * 2 * sizeof *r);
+    double *xl = malloc(((size_t)L->nloc + 1) * sizeof *xl),
+           *r = malloc(((size_t)L->mloc + 1) * 2 * sizeof *r);
     double *rs = r + L->mloc + 1;
     for (int c = 0; c < L->nloc; c++)
         xl[c] = x[bc_l2g(c, L->nb, L->mycol, 0, L->npcol)];
@@ -310,14 +314,22 @@ int main(int argc, char **argv)
     for (int k = 1; k < argc; k++) {
         const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         int ok = v != NULL;
-        if (ok && !strcmp(o, "--n")) n = atoi(v);
-        else if (ok && !strcmp(o, "--nb")) nb = atoi(v);
-        else if (ok && !strcmp(o, "--p")) p = atoi(v);
-        else if (ok && !strcmp(o, "--q")) q = atoi(v);
-        else if (ok && !strcmp(o, "--seed")) seed = atol(v);
-        else if (ok && !strcmp(o, "--reps")) reps = atoi(v);
-        else if (ok && !strcmp(o, "--row-top") && strlen(v) == 1) rowtop = v[0];
-        else if (ok && !strcmp(o, "--col-top") && strlen(v) == 1) coltop = v[0];
+        if (ok && !strcmp(o, "--n"))
+            n = atoi(v);
+        else if (ok && !strcmp(o, "--nb"))
+            nb = atoi(v);
+        else if (ok && !strcmp(o, "--p"))
+            p = atoi(v);
+        else if (ok && !strcmp(o, "--q"))
+            q = atoi(v);
+        else if (ok && !strcmp(o, "--seed"))
+            seed = atol(v);
+        else if (ok && !strcmp(o, "--reps"))
+            reps = atoi(v);
+        else if (ok && !strcmp(o, "--row-top") && strlen(v) == 1)
+            rowtop = v[0];
+        else if (ok && !strcmp(o, "--col-top") && strlen(v) == 1)
+            coltop = v[0];
         else {
             if (iam == 0) {
                 fprintf(stderr, "lu: bad option '%s'%s\n", o, ok ? "" : " (missing value)");
@@ -336,7 +348,8 @@ int main(int argc, char **argv)
     }
     if (n < 1 || nb < 1 || reps < 1 || (long)p * q > np) {
         if (iam == 0)
-            fprintf(stderr, "lu: need N >= 1, NB >= 1, REPS >= 1 and P*Q <= %d processes (got N=%d NB=%d %dx%d)\n",
+            fprintf(stderr,
+                    "lu: need N >= 1, NB >= 1, REPS >= 1 and P*Q <= %d processes (got N=%d NB=%d %dx%d)\n",
                     np, n, nb, p, q);
         Cblacs_exit(0);
         return 2;
@@ -407,8 +420,9 @@ int main(int argc, char **argv)
         double flops = 2.0 / 3.0 * n * (double)n * n + 2.0 * n * (double)n;
         if (singular)
             printf("lu: the matrix is singular to working precision\n");
-        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' time=%.3fs gflops=%.2f residual=%.3g %s\n", n,
-               nb, p, q, rowtop, coltop, best, flops / best / 1e9, worst_resid, failed ? "FAILED" : "PASSED");
+        printf(
+            "lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' time=%.3fs gflops=%.2f residual=%.3g %s\n",
+            n, nb, p, q, rowtop, coltop, best, flops / best / 1e9, worst_resid, failed ? "FAILED" : "PASSED");
         fflush(stdout);
     }
     free(L.a);

@@ -29,7 +29,10 @@
 #include "blacs.h"
 
 /* Deterministic entries, so any process can rebuild any of them. */
-static double a_entry(long i, long j) { return sin(0.37 * (double)i + 1.3 * (double)j) + (i == j ? 2.0 : 0.0); }
+static double a_entry(long i, long j)
+{
+    return sin(0.37 * (double)i + 1.3 * (double)j) + (i == j ? 2.0 : 0.0);
+}
 static double x_entry(long j) { return cos(0.5 * (double)j) - 0.25; }
 
 /* ||A||_inf of the distributed matrix (LAWN 73's DINFNRM); every process
@@ -39,14 +42,14 @@ static double dinfnrm(int ctxt, int lm, int ln, const double *a, int lda, double
     int nprow, npcol, myrow, mycol, ri, ci;
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
     for (int i = 0; i < lm; i++)
-        work[i] = cblas_dasum(ln, a + i, lda);          /* my part of each row sum */
-    Cdgsum2d(ctxt, "r", "1", lm, 1, work, lm, myrow, 0);  /* whole row sums, on column 0 */
+        work[i] = cblas_dasum(ln, a + i, lda);           /* my part of each row sum */
+    Cdgsum2d(ctxt, "r", "1", lm, 1, work, lm, myrow, 0); /* whole row sums, on column 0 */
     double max = 0.0;
     if (mycol == 0) {
         if (lm > 0)
             max = fabs(work[cblas_idamax(lm, work, 1)]);
         Cdgamx2d(ctxt, "c", "h", 1, 1, &max, 1, &ri, &ci, 1, -1, 0);
-        Cdgebs2d(ctxt, "r", "h", 1, 1, &max, 1);         /* column 0 has it: tell the rows */
+        Cdgebs2d(ctxt, "r", "h", 1, 1, &max, 1); /* column 0 has it: tell the rows */
     } else {
         Cdgebr2d(ctxt, "r", "h", 1, 1, &max, 1, myrow, 0);
     }
@@ -143,9 +146,10 @@ int main(int argc, char **argv)
         /* comparisons, not negated ones: a NaN anywhere fails */
         int ok = err <= tol && fabs(sa - norma) <= tol * sa && fabs(sx - normx) <= tol * sx &&
                  fabs(sb - normb) <= tol * sb;
-        printf("serial:  ||A|| = %.15g  ||x|| = %.15g  ||b|| = %.15g  max |b - b_serial| / |b| = %.2e\n",
-               sa, sx, sb, err);
-        printf("mvmult: %s\n", ok && !failed ? "PASSED (distributed result matches the serial one)" : "FAILED");
+        printf("serial:  ||A|| = %.15g  ||x|| = %.15g  ||b|| = %.15g  max |b - b_serial| / |b| = %.2e\n", sa,
+               sx, sb, err);
+        printf("mvmult: %s\n",
+               ok && !failed ? "PASSED (distributed result matches the serial one)" : "FAILED");
         failed |= !ok;
     }
     /* everybody learns the verdict, so the exit status is the same everywhere */

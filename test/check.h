@@ -17,7 +17,8 @@ static const char *check_who __attribute__((unused)) = "";
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static inline void check_report(const char *file, int line, const char *cond, const char *fmt, ...)
+static inline void
+check_report(const char *file, int line, const char *cond, const char *fmt, ...)
 {
     if (++check_failed > 20)
         return;

@@ -9,4 +9,4 @@ apt-get install -y -q --no-install-recommends \
     openmpi-bin libopenmpi-dev \
     libscalapack-openmpi-dev scalapack-mpi-test scalapack-test-common \
     libblas-dev liblapack-dev \
-    gnuplot-nox python3 valgrind
+    gnuplot-nox python3 valgrind clang-format

@@ -51,10 +51,10 @@ static void flags_table(void)
                  {BLX_TOPO_LEAVE_ON_ALL_ONLY, "combine leave-on-all only"},
                  {BLX_TOPO_REPEATABLE, "repeatable combine"},
                  {BLX_TOPO_COHERENT, "coherent"}};
-    const blx_topology *all[] = {&blx_topo_ring,        &blx_topo_split_ring,         &blx_topo_multiring,
-                                 &blx_topo_fully_connected, &blx_topo_hypercube,     &blx_topo_general_tree,
-                                 &blx_topo_scatter_allgather, &blx_topo_scatter_doubling, &blx_topo_two_tree,
-                                 &blx_topo_rabenseifner};
+    const blx_topology *all[] = {
+        &blx_topo_ring,      &blx_topo_split_ring,   &blx_topo_multiring,         &blx_topo_fully_connected,
+        &blx_topo_hypercube, &blx_topo_general_tree, &blx_topo_scatter_allgather, &blx_topo_scatter_doubling,
+        &blx_topo_two_tree,  &blx_topo_rabenseifner};
     printf("| keys | topology | flags |\n|---|---|---|\n");
     for (size_t t = 0; t < sizeof all / sizeof all[0]; t++) {
         printf("| %s | %s |", all[t]->keys[0] ? all[t]->keys : "(default only)", all[t]->name);
@@ -80,7 +80,9 @@ static void default_table(void)
     static const char *const names[] = {"8 B", "1 KiB", "8 KiB", "64 KiB", "256 KiB", "1 MiB", "8 MiB"};
     printf("model: alpha=%g beta=%g gamma=%g window=%d\n\n", m.alpha, m.beta, m.gamma, m.window);
     for (int op = 0; op < 3; op++) {
-        printf("| %s | np |", op == 0 ? "broadcast" : op == 1 ? "combine, leave-on-one" : "combine, leave-on-all");
+        printf("| %s | np |", op == 0   ? "broadcast"
+                              : op == 1 ? "combine, leave-on-one"
+                                        : "combine, leave-on-all");
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
             printf(" %s |", names[z]);
         printf("\n|---|---|");

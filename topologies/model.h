@@ -36,10 +36,10 @@
 #include "tree.h"
 
 typedef struct blx_model {
-    double alpha;  /* seconds per message */
-    double beta;   /* seconds per byte on one link */
-    double gamma;  /* seconds per byte folded */
-    int window;    /* transfers a link carries at full speed at once (>= 1) */
+    double alpha; /* seconds per message */
+    double beta;  /* seconds per byte on one link */
+    double gamma; /* seconds per byte folded */
+    int window;   /* transfers a link carries at full speed at once (>= 1) */
 } blx_model;
 
 /* This machine's shared memory (the default); see the README. */
@@ -51,8 +51,8 @@ BLX_INTERNAL int blx_model_parse(const char *text, blx_model *m);
 /* How a message moves along a tree: its pieces and the sends a node keeps
  * in flight. */
 typedef struct blx_plan {
-    size_t piece;  /* wanted piece size (blx_cut_make makes it exact) */
-    int window;    /* sends in flight per node */
+    size_t piece; /* wanted piece size (blx_cut_make makes it exact) */
+    int window;   /* sends in flight per node */
 } blx_plan;
 
 /* The best plan for n bytes on a pipeline of L steps with bottleneck D (as

@@ -35,8 +35,13 @@
 #include "topology.h"
 
 const blx_topology *const blx_topologies[] = {
-    &blx_topo_ring,      &blx_topo_split_ring,   &blx_topo_multiring, &blx_topo_fully_connected,
-    &blx_topo_hypercube, &blx_topo_general_tree, NULL,
+    &blx_topo_ring,
+    &blx_topo_split_ring,
+    &blx_topo_multiring,
+    &blx_topo_fully_connected,
+    &blx_topo_hypercube,
+    &blx_topo_general_tree,
+    NULL,
 };
 
 static char upper(char c) { return (char)toupper((unsigned char)c); }
@@ -128,7 +133,12 @@ static const blx_tree *cached(blx_tree_cache *trees, int np, blx_tree_shape shap
 
 static double bcast_cost(const blx_route *r, const blx_route_in *in)
 {
-    blx_cost_in c = {in->model, in->np, in->bytes, 0, r->param, cached(in->trees, in->np, r->shape, r->key, r->param),
+    blx_cost_in c = {in->model,
+                     in->np,
+                     in->bytes,
+                     0,
+                     r->param,
+                     cached(in->trees, in->np, r->shape, r->key, r->param),
                      cached(in->trees, in->np, r->shape2, r->key, r->param)};
     if ((r->shape && !c.tree) || (r->shape2 && !c.tree2))
         return 1e300; /* out of memory for the tree: never chosen */
@@ -151,8 +161,10 @@ static void best_bcast(blx_route *best, const blx_route_in *in, double *cost)
 
 static double combine_cost(const blx_route *r, const blx_route_in *in)
 {
-    blx_cost_in c = {in->model, in->np, in->bytes, in->leave_on_all, r->param,
-                     cached(in->trees, in->np, r->shape, r->key, r->param), NULL};
+    blx_cost_in c = {in->model, in->np,
+                     in->bytes, in->leave_on_all,
+                     r->param,  cached(in->trees, in->np, r->shape, r->key, r->param),
+                     NULL};
     if (r->shape && !c.tree)
         return 1e300;
     double t = r->topo->combine_cost(&c), spread = 0;

@@ -34,25 +34,25 @@ typedef void (*blx_merge_fn)(const void *op, void *acc, const void *in, size_t b
 
 /* One broadcast or combine in progress, as a topology sees it. */
 typedef struct blx_xfer {
-    blx_ep ep;               /* the scope, this operation's message ID, the routine */
-    blx_tree_cache *trees;   /* the scope's trees */
-    const blx_model *model;  /* the grid's cost model */
-    int root;                /* scope member at the root of the tree */
-    char *buf;               /* packed data: the source's, or where it is received;
+    blx_ep ep;              /* the scope, this operation's message ID, the routine */
+    blx_tree_cache *trees;  /* the scope's trees */
+    const blx_model *model; /* the grid's cost model */
+    int root;               /* scope member at the root of the tree */
+    char *buf;              /* packed data: the source's, or where it is received;
                                 for a combine, this process's contribution and the result */
     size_t bytes;
     /* set by the registry from the route */
-    const blx_tree *tree;    /* broadcast tree, or the combine's fan-in tree */
-    const blx_tree *tree2;   /* a second broadcast tree (two-tree), or NULL */
-    blx_plan plan;           /* pieces and sends in flight along the tree(s) */
+    const blx_tree *tree;  /* broadcast tree, or the combine's fan-in tree */
+    const blx_tree *tree2; /* a second broadcast tree (two-tree), or NULL */
+    blx_plan plan;         /* pieces and sends in flight along the tree(s) */
     /* combines only */
     blx_merge_fn merge;
     const void *op;
-    size_t unit;             /* merge granularity in bytes; 0: the buffer is merged whole */
-    int ordered;             /* repeatable: fold contributions in a fixed order */
-    int readonly;            /* buf is the caller's: copy it before folding anything into it */
-    int leave_on_all;        /* the result goes to every member (root is member 0) */
-    int spread_tag;          /* leave-on-all: message ID of spreading the result */
+    size_t unit;      /* merge granularity in bytes; 0: the buffer is merged whole */
+    int ordered;      /* repeatable: fold contributions in a fixed order */
+    int readonly;     /* buf is the caller's: copy it before folding anything into it */
+    int leave_on_all; /* the result goes to every member (root is member 0) */
+    int spread_tag;   /* leave-on-all: message ID of spreading the result */
 } blx_xfer;
 
 /* My position counted from the root (0 at the root). */
@@ -67,9 +67,9 @@ typedef void (*blx_combine_fn)(const blx_xfer *x);
 typedef struct blx_cost_in {
     const blx_model *model;
     int np;
-    size_t n;                /* bytes */
-    int leave_on_all;        /* combines */
-    int param;               /* the route's number (variant, rings, branches) */
+    size_t n;                     /* bytes */
+    int leave_on_all;             /* combines */
+    int param;                    /* the route's number (variant, rings, branches) */
     const blx_tree *tree, *tree2; /* the route's trees (NULL: none) */
 } blx_cost_in;
 typedef double (*blx_cost_fn)(const blx_cost_in *c);
@@ -90,7 +90,7 @@ enum {
 };
 
 typedef struct blx_topology {
-    const char *keys;            /* TOP letters, upper case */
+    const char *keys; /* TOP letters, upper case */
     const char *name;
     const char *description;
     blx_tree_shape tree;         /* broadcast tree, relative to the source */
@@ -125,18 +125,18 @@ typedef struct blx_route {
     blx_tree_shape shape2; /* the second tree of a two-tree broadcast, or NULL */
     char key;
     int param;
-    int fixed_order;       /* fold combine inputs in a fixed order even when
+    int fixed_order; /* fold combine inputs in a fixed order even when
                               repeatability is not asked for (the default TOP) */
 } blx_route;
 
 /* What a route depends on besides the letter: values every member of the
  * scope shares. */
 typedef struct blx_route_in {
-    int np;                /* scope size */
+    int np; /* scope size */
     size_t bytes;
-    int leave_on_all;      /* combines: RDEST or CDEST = -1 */
-    int splittable;        /* combines: the buffer may be cut between elements (no locations) */
-    int rings, branches;   /* BLACS_SET 11/12 (broadcasts) or 13/14 (combines) */
+    int leave_on_all;    /* combines: RDEST or CDEST = -1 */
+    int splittable;      /* combines: the buffer may be cut between elements (no locations) */
+    int rings, branches; /* BLACS_SET 11/12 (broadcasts) or 13/14 (combines) */
     const blx_model *model;
     blx_tree_cache *trees; /* the scope's trees, which the default's costs look at */
 } blx_route_in;

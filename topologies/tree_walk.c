@@ -97,7 +97,8 @@ typedef struct place {
 static place where(const blx_xfer *x, const blx_tree *t)
 {
     int rel = blx_xfer_rel(x);
-    place p = {rel == 0 ? -1 : blx_xfer_member(x, t->parent[rel]), blx_tree_nkids(t, rel), blx_tree_kids(t, rel)};
+    place p = {rel == 0 ? -1 : blx_xfer_member(x, t->parent[rel]), blx_tree_nkids(t, rel),
+               blx_tree_kids(t, rel)};
     return p;
 }
 
@@ -204,15 +205,18 @@ static void fanin_start(fanin *f, const blx_xfer *x, void *stack, size_t stack_b
     f->at = where(x, x->tree);
     f->cut = combine_cut(x);
     f->total = f->cut.k * f->at.nkids;
-    f->slot_bytes = (f->cut.k > 1 ? f->cut.s : x->bytes) / 64 * 64 + 64; /* aligned: values follow locations */
+    f->slot_bytes =
+        (f->cut.k > 1 ? f->cut.s : x->bytes) / 64 * 64 + 64; /* aligned: values follow locations */
     size_t fit = FANIN_BUDGET / f->slot_bytes;
     f->nslots = f->total < 1 ? 1 : (fit < 2 ? 2 : (fit > (size_t)f->total ? f->total : (int)fit));
     f->posted = 0;
     f->nfree = f->nslots;
-    f->tmp = f->total ? blx_scratch(BLX_SCRATCH_TMP, (size_t)f->nslots * f->slot_bytes, x->ep.ctxt, x->ep.routine)
-                      : NULL;
+    f->tmp = f->total
+                 ? blx_scratch(BLX_SCRATCH_TMP, (size_t)f->nslots * f->slot_bytes, x->ep.ctxt, x->ep.routine)
+                 : NULL;
     /* one block: requests, then q, free and left (on the stack when small) */
-    size_t need = (size_t)f->nslots * sizeof *f->req + (2 * (size_t)f->nslots + (size_t)f->cut.k) * sizeof(int);
+    size_t need =
+        (size_t)f->nslots * sizeof *f->req + (2 * (size_t)f->nslots + (size_t)f->cut.k) * sizeof(int);
     f->req = need <= stack_bytes ? stack : malloc(need);
     if (f->req == NULL)
         blx_fatal(x->ep.ctxt, x->ep.routine, "out of memory for %d receives", f->nslots);

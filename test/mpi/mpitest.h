@@ -33,8 +33,7 @@ static inline int mpitest_finish(const char *name)
     int mine = check_failures(), total = 0;
     MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (mt_rank == 0)
-        printf("%s: %s on %d processes (%d failures)\n", name, total ? "FAILED" : "passed",
-               mt_size, total);
+        printf("%s: %s on %d processes (%d failures)\n", name, total ? "FAILED" : "passed", mt_size, total);
     fflush(stdout);
     Cblacs_exit(0);
     return total ? 1 : 0;
@@ -42,7 +41,9 @@ static inline int mpitest_finish(const char *name)
 
 /* The grid shapes every sweep visits on np processes: 1 x np, np x 1, 2 x 2,
  * 2 x 3 and 3 x 3 where they fit; processes beyond P*Q stay idle. */
-typedef struct { int p, q; } mt_grid;
+typedef struct {
+    int p, q;
+} mt_grid;
 
 static inline int mpitest_grids(int np, mt_grid *g)
 {
@@ -62,6 +63,9 @@ static inline int mpitest_grids(int np, mt_grid *g)
 
 /* A deterministic value for element k of a matrix sent by 'who', exact in
  * every BLACS type (small integers). */
-static inline int mt_value(int who, int salt, long k) { return (int)((who * 7919 + salt * 131 + k) % 100003) - 50000; }
+static inline int mt_value(int who, int salt, long k)
+{
+    return (int)((who * 7919 + salt * 131 + k) % 100003) - 50000;
+}
 
 #endif

@@ -36,15 +36,18 @@ static const shape shapes[] = {
     {'L', 'N', 5, 3}, {'L', 'U', 5, 3}, {'L', 'N', 3, 5}, {'L', 'U', 3, 5}, {'G', 'N', 0, 0},
 };
 
-static unsigned char pattern(int src, int salt, size_t k) { return (unsigned char)(src * 53 + salt * 29 + k * 13 + 7); }
+static unsigned char pattern(int src, int salt, size_t k)
+{
+    return (unsigned char)(src * 53 + salt * 29 + k * 13 + 7);
+}
 
 typedef struct {
     int ctxt, nprow, npcol, myrow, mycol;
 } grid;
 
 /* One broadcast: 'src' is the source's grid position (row, col). */
-static void one_bcast(const grid *g, const typed_ops *t, char scope, char top, const shape *s,
-                      int srow, int scol, int salt)
+static void one_bcast(const grid *g, const typed_ops *t, char scope, char top, const shape *s, int srow,
+                      int scol, int salt)
 {
     /* In R (C) scope every row (column) broadcasts at once, from column scol (row srow). */
     int mysrc_row = scope == 'R' ? g->myrow : srow, mysrc_col = scope == 'C' ? g->mycol : scol;
@@ -71,7 +74,8 @@ static void one_bcast(const grid *g, const typed_ops *t, char scope, char top, c
         int changed = 0;
         for (size_t k = 0; k < total; k++)
             changed += A[k] != pattern(src_id, salt, k);
-        CHECK(!changed, "scope %c top '%c' %c: the source's array changed (%d bytes)", scope, top, t->letter, changed);
+        CHECK(!changed, "scope %c top '%c' %c: the source's array changed (%d bytes)", scope, top, t->letter,
+              changed);
         free(A);
         return;
     }
@@ -98,7 +102,9 @@ static void one_bcast(const grid *g, const typed_ops *t, char scope, char top, c
         }
         if (A[k] != want) {
             bad++;
-            CHECK(0, "grid %dx%d scope %c top '%c' type %c %c%c %dx%d (recv %dx%d lda %d) from {%d,%d}: byte %zu is %02x, want %02x",
+            CHECK(0,
+                  "grid %dx%d scope %c top '%c' type %c %c%c %dx%d (recv %dx%d lda %d) from {%d,%d}: byte "
+                  "%zu is %02x, want %02x",
                   g->nprow, g->npcol, scope, top, t->letter, s->uplo, s->diag, s->m, s->n, m, n, lda,
                   mysrc_row, mysrc_col, k, A[k], want);
         }
@@ -117,11 +123,14 @@ static void sweep(const grid *g, int quick)
                     if (quick && (ti + (int)sh) % 3)
                         continue;
                     /* sources: every row/column for R/C, every process for A */
-                    int nsrc = scopes[sc] == 'R' ? g->npcol : scopes[sc] == 'C' ? g->nprow : g->nprow * g->npcol;
+                    int nsrc = scopes[sc] == 'R'   ? g->npcol
+                               : scopes[sc] == 'C' ? g->nprow
+                                                   : g->nprow * g->npcol;
                     for (int k = 0; k < nsrc; k++, salt++) {
                         int srow = scopes[sc] == 'R' ? 0 : scopes[sc] == 'C' ? k : k / g->npcol;
                         int scol = scopes[sc] == 'R' ? k : scopes[sc] == 'C' ? 0 : k % g->npcol;
-                        if (*tp == 'M' || *tp == 'T') { /* vary the rings/branches setting: M +-1..4, T 1..4 */
+                        if (*tp == 'M' ||
+                            *tp == 'T') { /* vary the rings/branches setting: M +-1..4, T 1..4 */
                             int v = *tp == 'M' ? (salt % 2 ? -1 : 1) * (1 + (salt / 4) % 4) : 1 + salt % 4;
                             Cblacs_set(g->ctxt, *tp == 'M' ? 11 : 12, &v);
                         }
@@ -134,7 +143,7 @@ static void sweep(const grid *g, int quick)
  * from a different root each time. */
 static void big(const grid *g)
 {
-    size_t n = (size_t)1 << 20; /* doubles */
+    size_t n = (size_t)1 << 20;                          /* doubles */
     double *a = malloc((size_t)1025 * 1024 * sizeof *a); /* room for both layouts */
     int root = 0;
     for (const char *tp = tops; *tp; tp++)
@@ -156,7 +165,8 @@ static void big(const grid *g)
                     double want = (i < m || me == src) ? (double)(k * 3 + root) : -1.0;
                     bad += a[k] != want;
                 }
-            CHECK(bad == 0, "8 MiB broadcast, top '%c'%s: %zu wrong elements", *tp, packed ? " (packed)" : "", bad);
+            CHECK(bad == 0, "8 MiB broadcast, top '%c'%s: %zu wrong elements", *tp, packed ? " (packed)" : "",
+                  bad);
         }
     /* 0 x 0 still takes part */
     if (g->myrow == 0 && g->mycol == 0)
@@ -190,7 +200,8 @@ static void interleaved(const grid *g)
         for (int e = 0; e < 4; e++)
             CHECK(v[e] == k * 10.0 + e + src, "interleaved %d (scope %c top '%s'): %g", k, scope, top, v[e]);
         Cigerv2d(g->ctxt, 3, 1, y, 3, g->myrow, left);
-        CHECK(y[0] == k && y[1] == g->myrow * Q + left && y[2] == -k, "interleaved p2p %d: %d %d %d", k, y[0], y[1], y[2]);
+        CHECK(y[0] == k && y[1] == g->myrow * Q + left && y[2] == -k, "interleaved p2p %d: %d %d %d", k, y[0],
+              y[1], y[2]);
     }
 }
 

@@ -51,11 +51,14 @@ static void contribution(int r, int c, int i, int j, int salt, double *re, doubl
     *im = (double)((h * 11) % 5 - 2);
 }
 
-static double mag(const typed_ops *t, double re, double im) { return t->is_complex ? fabs(re) + fabs(im) : fabs(re); }
+static double mag(const typed_ops *t, double re, double im)
+{
+    return t->is_complex ? fabs(re) + fabs(im) : fabs(re);
+}
 
 /* Spec 5.1, computed directly: the member chosen for one element. */
-static int expected_winner(const typed_ops *t, int op, int located, int n, const double *re,
-                           const double *im, const int *dist)
+static int expected_winner(const typed_ops *t, int op, int located, int n, const double *re, const double *im,
+                           const int *dist)
 {
     int w = 0;
     for (int k = 1; k < n; k++) {
@@ -166,9 +169,11 @@ static void one_combine(const grid *g, const typed_ops *t, int op, char scope, c
             }
             if (gre != wre || gim != wim) {
                 bad++;
-                CHECK(0, "%s %c scope %c top '%c' %dx%d dest %d%s (grid %dx%d): A(%d,%d) = (%g,%g), want (%g,%g)%s",
-                      opname[op], t->letter, scope, top, m, n, destk, located ? " located" : "", P, Q,
-                      i, j, gre, gim, wre, wim, is_dest ? "" : " (not a destination: must be untouched)");
+                CHECK(0,
+                      "%s %c scope %c top '%c' %dx%d dest %d%s (grid %dx%d): A(%d,%d) = (%g,%g), want "
+                      "(%g,%g)%s",
+                      opname[op], t->letter, scope, top, m, n, destk, located ? " located" : "", P, Q, i, j,
+                      gre, gim, wre, wim, is_dest ? "" : " (not a destination: must be untouched)");
             }
             if (ldia > 0 && i < ldia) {
                 size_t kk = (size_t)i + (size_t)j * ldia;
@@ -278,11 +283,13 @@ static void coherence(const grid *g)
                 char top[] = {*tp, 0};
                 Cdgsum2d(g->ctxt, "All", top, N, 1, x, N, -1, -1);
                 CHECK(bytes_equal_everywhere(x, sizeof x, g->comm),
-                      "top '%c' repeatable=%d run %d: leave-on-all sum differs between processes", *tp, repeat, run);
+                      "top '%c' repeatable=%d run %d: leave-on-all sum differs between processes", *tp,
+                      repeat, run);
                 if (run == 0)
                     memcpy(first, x, sizeof x);
                 else if (fixed)
-                    CHECK(memcmp(first, x, sizeof x) == 0, "top '%c': repeatable sum changed between runs", *tp);
+                    CHECK(memcmp(first, x, sizeof x) == 0, "top '%c': repeatable sum changed between runs",
+                          *tp);
                 /* leave-on-one, to the last process */
                 for (int k = 0; k < N; k++)
                     y[k] = tricky(g->myrow, g->mycol, k);
@@ -292,7 +299,8 @@ static void coherence(const grid *g)
                     if (run == 0)
                         memcpy(first1, y, sizeof y);
                     else if (fixed)
-                        CHECK(memcmp(first1, y, sizeof y) == 0, "top '%c': repeatable leave-on-one sum changed", *tp);
+                        CHECK(memcmp(first1, y, sizeof y) == 0,
+                              "top '%c': repeatable leave-on-one sum changed", *tp);
                 }
             }
             /* row and column scopes too */

@@ -102,8 +102,8 @@ static void many_unreceived(int ctxt, int mycol)
     }
     Cblacs_freebuff(ctxt, 1);
     blx_bufstats s = blx_buf_stats();
-    CHECK(s.active == 0 && s.ready == 0 && s.bytes == 0, "after freebuff: %d active, %zu bytes",
-          s.active, s.bytes);
+    CHECK(s.active == 0 && s.ready == 0 && s.bytes == 0, "after freebuff: %d active, %zu bytes", s.active,
+          s.bytes);
     free(x);
 }
 

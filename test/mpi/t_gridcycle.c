@@ -33,7 +33,8 @@ static long rss_kib(void)
             rss = -1;
         fclose(f);
     }
-    CHECK(rss > 0 && page > 0, "no resident set size from /proc/self/statm (%ld pages of %ld bytes)", rss, page);
+    CHECK(rss > 0 && page > 0, "no resident set size from /proc/self/statm (%ld pages of %ld bytes)", rss,
+          page);
     return rss > 0 && page > 0 ? rss * (page / 1024) : -1;
 }
 
@@ -97,9 +98,12 @@ int main(void)
     int h1 = probe_handle();
     long m1 = rss_kib(), b1 = heap_bytes();
     CHECK(h1 == h0, "communicator table grew: probe handle %d before, %d after", h0, h1);
-    CHECK(b1 - b0 < HEAP_SLACK, "the heap grew by %ld bytes over 1900 cycles (%ld per cycle)", b1 - b0, (b1 - b0) / 1900);
-    CHECK(m0 > 0 && m1 > 0 && m1 - m0 < 2048, "resident memory went from %ld to %ld KiB over 1900 cycles", m0, m1);
+    CHECK(b1 - b0 < HEAP_SLACK, "the heap grew by %ld bytes over 1900 cycles (%ld per cycle)", b1 - b0,
+          (b1 - b0) / 1900);
+    CHECK(m0 > 0 && m1 > 0 && m1 - m0 < 2048, "resident memory went from %ld to %ld KiB over 1900 cycles", m0,
+          m1);
     if (mt_rank == 0)
-        printf("t_gridcycle: probe handle %d -> %d, heap %ld -> %ld bytes, RSS %ld -> %ld KiB\n", h0, h1, b0, b1, m0, m1);
+        printf("t_gridcycle: probe handle %d -> %d, heap %ld -> %ld bytes, RSS %ld -> %ld KiB\n", h0, h1, b0,
+               b1, m0, m1);
     return mpitest_finish("t_gridcycle");
 }

@@ -47,8 +47,14 @@ typedef struct {
 enum op { BCAST, ALLREDUCE, REDUCE };
 static const char *const op_name[] = {"broadcast", "leave-on-all combine", "leave-on-one combine"};
 
-static int scope_size(const grid *g, char scope) { return scope == 'R' ? g->npcol : scope == 'C' ? g->nprow : g->nprow * g->npcol; }
-static int scope_me(const grid *g, char scope) { return scope == 'R' ? g->mycol : scope == 'C' ? g->myrow : g->myrow * g->npcol + g->mycol; }
+static int scope_size(const grid *g, char scope)
+{
+    return scope == 'R' ? g->npcol : scope == 'C' ? g->nprow : g->nprow * g->npcol;
+}
+static int scope_me(const grid *g, char scope)
+{
+    return scope == 'R' ? g->mycol : scope == 'C' ? g->myrow : g->myrow * g->npcol + g->mycol;
+}
 static void coords(const grid *g, char scope, int k, int *r, int *c)
 {
     *r = scope == 'R' ? g->myrow : scope == 'C' ? k : k / g->npcol;
@@ -83,7 +89,8 @@ static int network;
 /* An algorithm for long messages: not the short-message tree or exchange. */
 static int is_long(enum op op, const blx_topology *t)
 {
-    return op == BCAST ? t != &blx_topo_general_tree : t != &blx_topo_general_tree && t != &blx_topo_hypercube;
+    return op == BCAST ? t != &blx_topo_general_tree
+                       : t != &blx_topo_general_tree && t != &blx_topo_hypercube;
 }
 
 /* Element counts to test: one below and at every change of the default's
@@ -155,7 +162,8 @@ static void bcast_one(const grid *g, char scope, int root, long n, int layout)
             count += in_shape('L', 'N', m, cols, i, j);
     const blx_topology *t = choice(BCAST, np, count * sizeof(double), 1);
     char what[128];
-    snprintf(what, sizeof what, "broadcast scope %c from %d, %zu doubles, layout %d", scope, root, count, layout);
+    snprintf(what, sizeof what, "broadcast scope %c from %d, %zu doubles, layout %d", scope, root, count,
+             layout);
     unsigned long before = blx_topology_runs(t);
     if (layout < 2 && me == root)
         Cdgebs2d(g->ctxt, sc, " ", m, cols, a, lda);
@@ -176,8 +184,9 @@ static void bcasts(const grid *g, char scope)
     int np = scope_size(g, scope), wanted;
     long pts[MAX_POINTS];
     int n = test_points(BCAST, np, sizeof(double), 1, pts, &wanted);
-    CHECK(!network || np < 3 || wanted, "scope %c of %d: the default never chooses a long-message broadcast up to %zu bytes",
-          scope, np, MAX_BYTES);
+    CHECK(!network || np < 3 || wanted,
+          "scope %c of %d: the default never chooses a long-message broadcast up to %zu bytes", scope, np,
+          MAX_BYTES);
     for (int p = 0; p < n; p++) {
         int roots[3] = {0, 1 % np, np - 1};
         for (int k = 0; k < 3; k++) {
@@ -238,8 +247,8 @@ static void repeat_one(const grid *g, char scope, int dest, long n)
             memcpy(first, a, (size_t)n * sizeof *a);
     }
     if (dest < 0 || me == dest)
-        CHECK(memcmp(first, a, (size_t)n * sizeof *a) == 0, "dgsum2d scope %c dest %d (%d members) not repeatable",
-              scope, dest, np);
+        CHECK(memcmp(first, a, (size_t)n * sizeof *a) == 0,
+              "dgsum2d scope %c dest %d (%d members) not repeatable", scope, dest, np);
     free(a);
     free(first);
 }
@@ -253,7 +262,8 @@ static void amx_one(const grid *g, char scope, int dest, long n, int located)
     if (dest >= 0)
         coords(g, scope, dest, &rd, &cd);
     double *a = malloc((size_t)n * sizeof *a);
-    int *ra = located ? malloc((size_t)n * sizeof *ra) : NULL, *ca = located ? malloc((size_t)n * sizeof *ca) : NULL;
+    int *ra = located ? malloc((size_t)n * sizeof *ra) : NULL,
+        *ca = located ? malloc((size_t)n * sizeof *ca) : NULL;
     for (long k = 0; k < n; k++)
         a[k] = val(g->myrow * g->npcol + g->mycol, k);
     size_t bytes = (size_t)n * (sizeof(double) + (located ? sizeof(int) : 0));
@@ -289,10 +299,12 @@ static void combines(const grid *g, char scope)
     int np = scope_size(g, scope), wanted;
     long pts[MAX_POINTS];
     for (enum op op = ALLREDUCE; op <= REDUCE; op++) {
-        int dests[4] = {-1, 0, 1 % np, np - 1}, first = op == ALLREDUCE ? 0 : 1, last = op == ALLREDUCE ? 0 : 3;
+        int dests[4] = {-1, 0, 1 % np, np - 1}, first = op == ALLREDUCE ? 0 : 1,
+            last = op == ALLREDUCE ? 0 : 3;
         int n = test_points(op, np, 16, 1, pts, &wanted);
-        CHECK(!network || np < 3 || wanted, "scope %c of %d: no %s chooses a long-message algorithm up to %zu bytes",
-              scope, np, op_name[op], MAX_BYTES);
+        CHECK(!network || np < 3 || wanted,
+              "scope %c of %d: no %s chooses a long-message algorithm up to %zu bytes", scope, np,
+              op_name[op], MAX_BYTES);
         for (int p = 0; p < n; p++)
             for (int d = first; d <= last; d++)
                 if (d == first || dests[d] != dests[d - 1])
@@ -341,7 +353,8 @@ static void coherence(const grid *g)
     long n = (300 << 10) / 8 + 7;
     double *a = malloc((size_t)n * sizeof *a);
     for (long k = 0; k < n; k++)
-        a[k] = (k % 2 ? 1e16 : 1.0) * (1 + (g->myrow * 7 + g->mycol * 3 + k) % 5) * ((k + g->mycol) % 3 ? 1 : -1);
+        a[k] = (k % 2 ? 1e16 : 1.0) * (1 + (g->myrow * 7 + g->mycol * 3 + k) % 5) *
+               ((k + g->mycol) % 3 ? 1 : -1);
     Cdgsum2d(g->ctxt, "All", " ", (int)n, 1, a, (int)n, -1, -1);
     int np = g->nprow * g->npcol;
     MPI_Comm comm;
@@ -349,7 +362,8 @@ static void coherence(const grid *g)
     double *all = malloc((size_t)n * np * sizeof *all);
     MPI_Allgather(a, (int)n, MPI_DOUBLE, all, (int)n, MPI_DOUBLE, comm);
     for (int p = 1; p < np; p++)
-        CHECK(memcmp(all, all + (size_t)p * n, (size_t)n * sizeof *a) == 0, "long sum differs on process %d", p);
+        CHECK(memcmp(all, all + (size_t)p * n, (size_t)n * sizeof *a) == 0, "long sum differs on process %d",
+              p);
     MPI_Comm_free(&comm);
     free(all);
     free(a);
@@ -358,7 +372,7 @@ static void coherence(const grid *g)
 /* Which algorithms ran, summed over the processes (printed by rank 0). */
 static void report_runs(void)
 {
-    const blx_topology *all[] = {&blx_topo_general_tree, &blx_topo_hypercube, &blx_topo_ring,
+    const blx_topology *all[] = {&blx_topo_general_tree,      &blx_topo_hypercube,        &blx_topo_ring,
                                  &blx_topo_scatter_allgather, &blx_topo_scatter_doubling, &blx_topo_two_tree,
                                  &blx_topo_rabenseifner};
     enum { N = sizeof all / sizeof all[0] };

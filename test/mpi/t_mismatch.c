@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     Cblacs_gridinit(&ctxt, "R", 1, mt_size);
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
     size_t n = (size_t)(4 << 20) / sizeof(double); /* doubles: 4 MiB */
-    int odd = mycol == 2;                            /* the process that disagrees */
+    int odd = mycol == 2;                          /* the process that disagrees */
     size_t mine = n + (odd ? (strcmp(dir, "more") == 0 ? 1024 : -1024) : 0);
     double *a = calloc(n + 1024, sizeof *a);
     int sum = 0, ok;

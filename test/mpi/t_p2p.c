@@ -26,11 +26,17 @@ typedef struct {
     int m, n;
 } shape;
 
-static unsigned char pattern(int sender, int salt, size_t byte) { return (unsigned char)(sender * 37 + salt * 11 + byte * 7 + 1); }
+static unsigned char pattern(int sender, int salt, size_t byte)
+{
+    return (unsigned char)(sender * 37 + salt * 11 + byte * 7 + 1);
+}
 
 /* Buffer for an lda x n matrix with a guard zone before and after. */
 enum { GUARD = 64 };
-static size_t mat_bytes(int lda, int n, size_t esz) { return ((size_t)lda * (size_t)(n > 0 ? n : 1)) * esz + 2 * GUARD; }
+static size_t mat_bytes(int lda, int n, size_t esz)
+{
+    return ((size_t)lda * (size_t)(n > 0 ? n : 1)) * esz + 2 * GUARD;
+}
 
 /* variant: bit 0 the sender's LDA > M, bit 1 the receiver's LDA > M, bit 2
  * the Fortran entry points (GESD2D for general shapes, TRRV2D for
@@ -77,9 +83,11 @@ static void one_case(int ctxt, const ops *t, const shape *s, int dr, int dc, int
             want = pattern(src, salt, GUARD + ((size_t)i + (size_t)j * lda_s) * esz + (k - GUARD) % esz);
         if (B[k] != want) {
             bad++;
-            CHECK(0, "%c %c%c %dx%d lda %d->%d shift (%d,%d) from {%d,%d}: byte %zu (elem %d,%d) is %02x, want %02x%s",
-                  t->letter, s->uplo, s->diag, s->m, s->n, lda_s, lda_r, dr, dc, rs, cs, k, i, j,
-                  B[k], want, inside ? "" : " (outside the shape)");
+            CHECK(0,
+                  "%c %c%c %dx%d lda %d->%d shift (%d,%d) from {%d,%d}: byte %zu (elem %d,%d) is %02x, want "
+                  "%02x%s",
+                  t->letter, s->uplo, s->diag, s->m, s->n, lda_s, lda_r, dr, dc, rs, cs, k, i, j, B[k], want,
+                  inside ? "" : " (outside the shape)");
         }
     }
     free(A);
@@ -158,7 +166,8 @@ int main(void)
         for (size_t t = 0; t < 5; t++)
             for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
                 for (int h = 0; h < 4; h++, salt++)
-                    one_case(ctxt, all_types[t], &shapes[s], shifts[h][0], shifts[h][1], salt, (salt / 4 + h) % 8);
+                    one_case(ctxt, all_types[t], &shapes[s], shifts[h][0], shifts[h][1], salt,
+                             (salt / 4 + h) % 8);
         check_fifo(ctxt);
         check_reshape(ctxt);
         Cblacs_gridexit(ctxt);

@@ -32,8 +32,8 @@ static void check_gridinit(int p, int q, const char *order)
     int er = colmajor ? mt_rank % p : mt_rank / q, ec = colmajor ? mt_rank / p : mt_rank % q;
     CHECK(ctxt >= 0, "%dx%d %s: member got ctxt %d", p, q, order, ctxt);
     CHECK(nprow == p && npcol == q, "%dx%d: gridinfo says %dx%d", p, q, nprow, npcol);
-    CHECK(myrow == er && mycol == ec, "%dx%d order %s: rank %d at {%d,%d}, expected {%d,%d}", p,
-          q, order, mt_rank, myrow, mycol, er, ec);
+    CHECK(myrow == er && mycol == ec, "%dx%d order %s: rank %d at {%d,%d}, expected {%d,%d}", p, q, order,
+          mt_rank, myrow, mycol, er, ec);
 
     /* pnum is the row-major position, whatever the order; pcoord inverts it */
     for (int r = -1; r <= p; r++)
@@ -46,8 +46,7 @@ static void check_gridinit(int p, int q, const char *order)
         int r, c;
         Cblacs_pcoord(ctxt, pn, &r, &c);
         int inside = pn >= 0 && pn < p * q;
-        CHECK(r == (inside ? pn / q : -1) && c == (inside ? pn % q : -1), "pcoord(%d) = (%d,%d)",
-              pn, r, c);
+        CHECK(r == (inside ? pn / q : -1) && c == (inside ? pn % q : -1), "pcoord(%d) = (%d,%d)", pn, r, c);
     }
 
     /* the context's own communicator: rank = pnum */
@@ -263,7 +262,8 @@ static void check_timers(void)
     CHECK(w1 - w0 >= 0.09 && w1 - w0 < 60, "Cdwalltime00 advanced %g s over a 100 ms sleep", w1 - w0);
     CHECK(fw1 - fw0 >= 0.09 && fw1 - fw0 < 60, "dwalltime00_ advanced %g s over a 100 ms sleep", fw1 - fw0);
     CHECK(c0 >= 0 && c1 - c0 >= 0 && c1 - c0 < 0.05, "Cdcputime00 went %g -> %g over a 100 ms sleep", c0, c1);
-    CHECK(fc0 >= 0 && fc1 - fc0 >= 0 && fc1 - fc0 < 0.05, "dcputime00_ went %g -> %g over a 100 ms sleep", fc0, fc1);
+    CHECK(fc0 >= 0 && fc1 - fc0 >= 0 && fc1 - fc0 < 0.05, "dcputime00_ went %g -> %g over a 100 ms sleep",
+          fc0, fc1);
 
     volatile double sink = 0;
     double r0 = thread_cpu();
@@ -272,7 +272,8 @@ static void check_timers(void)
             sink += k;
     double c2 = Cdcputime00(), fc2 = dcputime00_();
     CHECK(c2 - c1 >= 0.045 && c2 - c1 < 60, "Cdcputime00 advanced %g s over 50 ms of CPU work", c2 - c1);
-    CHECK(fc2 - fc1 >= 0.045 && fc2 - fc1 < 60, "dcputime00_ advanced %g s over 50 ms of CPU work", fc2 - fc1);
+    CHECK(fc2 - fc1 >= 0.045 && fc2 - fc1 < 60, "dcputime00_ advanced %g s over 50 ms of CPU work",
+          fc2 - fc1);
 }
 
 /* Barriers wait: on a grid with more than one row and column where the
@@ -296,8 +297,9 @@ static void check_barrier_waits(void)
             nanosleep(&(struct timespec){0, 250000000}, NULL);
         Cblacs_barrier(ctxt, (char *)scopes[s]);
         double waited = MPI_Wtime() - t0;
-        CHECK(late || waited >= 0.1, "%s barrier on the %dx%d grid: {%d,%d} waited %.3f s for a member 250 ms late",
-              scopes[s], p, q, myrow, mycol, waited);
+        CHECK(late || waited >= 0.1,
+              "%s barrier on the %dx%d grid: {%d,%d} waited %.3f s for a member 250 ms late", scopes[s], p, q,
+              myrow, mycol, waited);
     }
     Cblacs_gridexit(ctxt);
 }
@@ -310,8 +312,8 @@ static void check_misc(void)
     CHECK(Cksendid(ctxt, 0, 0) == 9977 && Ckrecvid(ctxt, 0, 0) == 9977, "ksendid/krecvid");
     int a = Ckbsid(ctxt, "Row"), b = Ckbsid(ctxt, "r"), c = Ckbsid(ctxt, "?");
     int d = Ckbsid(ctxt, "C"), e = Ckbrid(ctxt, "c", 0, 0), f = Ckbrid(ctxt, "Row", 0, 0);
-    CHECK(a == 0 && b == 1 && c == 2 && d == 0 && e == 1 && f == 3, "k*id %d %d %d %d %d %d", a, b,
-          c, d, e, f);
+    CHECK(a == 0 && b == 1 && c == 2 && d == 0 && e == 1 && f == 3, "k*id %d %d %d %d %d %d", a, b, c, d, e,
+          f);
 
     check_timers();
 

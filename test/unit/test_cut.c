@@ -25,7 +25,11 @@ static blx_model net, shm;
 static size_t p2p_net(size_t n) { return blx_model_plan(&net, 2, 1, n, 1).piece; }
 static size_t p2p_shm(size_t n) { return blx_model_plan(&shm, 2, 1, n, 1).piece; }
 static size_t chain_net(size_t n) { return blx_model_plan(&net, 255, 1, n, 8).piece; }
-static size_t big_only(size_t n) { (void)n; return BLX_MAX_MSG; }
+static size_t big_only(size_t n)
+{
+    (void)n;
+    return BLX_MAX_MSG;
+}
 
 static blx_cut cut_of(planner f, size_t n, size_t unit) { return blx_cut_make(n, f(n), unit); }
 
@@ -52,15 +56,16 @@ static void check_cover(planner f, size_t n, size_t unit, const char *name)
     for (int i = 0; i < c.k; i++) {
         size_t off = blx_cut_piece(&c, i, &len);
         CHECK(off == sum, "%s: n=%zu piece %d at %zu, expected %zu", name, n, i, off, sum);
-        CHECK(len <= BLX_MAX_MSG && (c.k == 1 || i == c.k - 1 || len == c.s), "%s: n=%zu piece %d of %zu", name,
-              n, i, len);
-        CHECK(len % unit == 0, "%s: n=%zu piece %d of %zu bytes cuts an element of %zu", name, n, i, len, unit);
+        CHECK(len <= BLX_MAX_MSG && (c.k == 1 || i == c.k - 1 || len == c.s), "%s: n=%zu piece %d of %zu",
+              name, n, i, len);
+        CHECK(len % unit == 0, "%s: n=%zu piece %d of %zu bytes cuts an element of %zu", name, n, i, len,
+              unit);
         sum += len;
     }
     CHECK(sum == n, "%s: pieces of n=%zu add up to %zu", name, n, sum);
     blx_cut_piece(&c, c.k - 1, &len);
-    CHECK(c.k == 1 || len < c.s, "%s: n=%zu: the last piece (%zu) is not shorter than the others (%zu)", name, n,
-          len, c.s);
+    CHECK(c.k == 1 || len < c.s, "%s: n=%zu: the last piece (%zu) is not shorter than the others (%zu)", name,
+          n, len, c.s);
 }
 
 int main(void)
@@ -71,8 +76,10 @@ int main(void)
         planner f;
         const char *name;
         size_t unit;
-    } plans[] = {{p2p_net, "p2p (network)", 1}, {p2p_shm, "p2p (this machine)", 1},
-                 {chain_net, "chain of 256 (network)", 8}, {big_only, "pieces of 1 GiB", 1}};
+    } plans[] = {{p2p_net, "p2p (network)", 1},
+                 {p2p_shm, "p2p (this machine)", 1},
+                 {chain_net, "chain of 256 (network)", 8},
+                 {big_only, "pieces of 1 GiB", 1}};
     int split = 0;
     for (size_t p = 0; p < sizeof plans / sizeof plans[0]; p++) {
         size_t u = plans[p].unit;
@@ -91,14 +98,15 @@ int main(void)
         /* far apart, where the piece sizes differ */
         for (size_t n1 = 20000; n1 < ((size_t)8 << 20); n1 = n1 * 5 / 4 / u * u)
             for (size_t n2 = n1 / 3 / u * u; n2 < n1 * 3; n2 = n2 * 9 / 8 / u * u + u)
-                CHECK(noticed(plans[p].f, n1, n2, u), "%s: a receiver of %zu misses a sender of %zu", plans[p].name,
-                      n2, n1);
+                CHECK(noticed(plans[p].f, n1, n2, u), "%s: a receiver of %zu misses a sender of %zu",
+                      plans[p].name, n2, n1);
     }
     CHECK(split > 0, "no planner cut a 1 MiB message: the test tests nothing");
     /* 1 GiB pieces: exactly 1 GiB needs an empty last piece, so 2 GiB does not pass as 1 GiB */
     blx_cut c = blx_cut_make((size_t)1 << 30, BLX_MAX_MSG, 1);
     CHECK(c.k == 2, "1 GiB in %d pieces", c.k);
-    CHECK(noticed(big_only, (size_t)2 << 30, (size_t)1 << 30, 1), "a receiver of 1 GiB misses a sender of 2 GiB");
+    CHECK(noticed(big_only, (size_t)2 << 30, (size_t)1 << 30, 1),
+          "a receiver of 1 GiB misses a sender of 2 GiB");
     printf("test_cut: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
     return check_failures() != 0;
 }

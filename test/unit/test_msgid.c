@@ -17,7 +17,7 @@
 /* An ID the library produced must lie in [lo, hi] (an int overflow shows as
  * an ID below lo). */
 static int in_range(long long id, long long lo, long long hi) { return id >= lo && id <= hi; }
-#define CHECK_ID(id, lo, hi, what, ...) \
+#define CHECK_ID(id, lo, hi, what, ...)                                                                 \
     CHECK(in_range(id, lo, hi), "ID %lld outside [%lld,%lld]: " what, (long long)(id), (long long)(lo), \
           (long long)(hi), __VA_ARGS__)
 
@@ -30,8 +30,8 @@ static void claim(int *owner, int lo, int hi, int base, int span, int who, int m
         CHECK_ID(id, lo, hi, "subrange %d", who);
         if (id < lo || id > hi)
             break;
-        CHECK(owner[id - lo] == 0 || (may_share && owner[id - lo] == -who), "ID %lld claimed twice (%d, %d)", id,
-              owner[id - lo], who);
+        CHECK(owner[id - lo] == 0 || (may_share && owner[id - lo] == -who), "ID %lld claimed twice (%d, %d)",
+              id, owner[id - lo], who);
         owner[id - lo] = may_share ? -who : who;
     }
 }
@@ -59,10 +59,10 @@ static void check_bounds(const blx_idlayout *L, int lo, int hi, int ng, const in
                 CHECK_ID(got[c], lo, hi, "kind %d subrange %d count %u", kind, v, counts[c]);
             }
             CHECK(got[0] == first && got[1] == last && got[2] == first,
-                  "[%d,%d] kind %d subrange %d: IDs %lld..%lld, then %lld; the layout says %lld..%lld", lo, hi,
-                  kind, v, got[0], got[1], got[2], first, last);
-            CHECK(first > prev_end && last <= hi, "[%d,%d] kind %d subrange %d is [%lld,%lld], after %lld", lo, hi,
-                  kind, v, first, last, prev_end);
+                  "[%d,%d] kind %d subrange %d: IDs %lld..%lld, then %lld; the layout says %lld..%lld", lo,
+                  hi, kind, v, got[0], got[1], got[2], first, last);
+            CHECK(first > prev_end && last <= hi, "[%d,%d] kind %d subrange %d is [%lld,%lld], after %lld",
+                  lo, hi, kind, v, first, last, prev_end);
             end = last > end ? last : end;
         }
         prev_end = end;
@@ -94,12 +94,13 @@ static void check_layout(int lo, int hi, int p, int q)
         return;
     int *owner = calloc((size_t)(hi - lo + 1), sizeof *owner);
     for (int v = 0; v < ng; v++)
-        claim(owner, lo, hi, blx_msgid_p2p(&L, v, 0), L.p2p_span, 1 + (L.p2p_stride ? v : 0), L.p2p_stride == 0);
+        claim(owner, lo, hi, blx_msgid_p2p(&L, v, 0), L.p2p_span, 1 + (L.p2p_stride ? v : 0),
+              L.p2p_stride == 0);
     int who = 1 + ng;
     for (int s = 0; s < BLX_NSCOPE; s++, who += ng)
         for (int m = 0; m < members[s]; m++)
-            claim(owner, lo, hi, blx_msgid_scoped(&L, s, m, 0), L.scope_span[s], who + (L.scope_stride[s] ? m : 0),
-                  L.scope_stride[s] == 0);
+            claim(owner, lo, hi, blx_msgid_scoped(&L, s, m, 0), L.scope_span[s],
+                  who + (L.scope_stride[s] ? m : 0), L.scope_stride[s] == 0);
     free(owner);
 }
 
@@ -117,8 +118,8 @@ static void check_pair_agreement(void)
         int r = blx_msgid_next_recv(&b, va);
         CHECK(s == r, "message %d: sender ID %d, receiver ID %d", k, s, r);
         CHECK(s != prev, "message %d repeats ID %d", k, s);
-        CHECK(s == blx_msgid_p2p(&a.layout, va, (unsigned)k), "message %d: ID %d is not count %d of source %d", k,
-              s, k, va);
+        CHECK(s == blx_msgid_p2p(&a.layout, va, (unsigned)k),
+              "message %d: ID %d is not count %d of source %d", k, s, k, va);
         CHECK_ID(s, 0, 2147483647, "message %d", k);
         prev = s;
     }
@@ -128,8 +129,8 @@ static void check_pair_agreement(void)
     for (int k = 0; k < 5; k++) {
         int s = blx_msgid_next_send(&b, vb, va), r = blx_msgid_next_recv(&a, vb);
         CHECK(s == r && s == blx_msgid_p2p(&b.layout, vb, (unsigned)k),
-              "reverse message %d: sender ID %d, receiver ID %d, want count %d of source %d (%d)", k, s, r, k, vb,
-              blx_msgid_p2p(&b.layout, vb, (unsigned)k));
+              "reverse message %d: sender ID %d, receiver ID %d, want count %d of source %d (%d)", k, s, r, k,
+              vb, blx_msgid_p2p(&b.layout, vb, (unsigned)k));
         s = blx_msgid_next_send(&a, va, vb);
         r = blx_msgid_next_recv(&b, va);
         CHECK(s == r && s == blx_msgid_p2p(&a.layout, va, 1000u + (unsigned)k),
@@ -168,8 +169,10 @@ static void check_scoped(void)
         int first = blx_msgid_scoped(L, BLX_SCOPE_COL, 1, 0);
         for (unsigned k = 0; k < 2u * (unsigned)span + 3; k++) {
             int id = blx_msgid_scoped(L, BLX_SCOPE_COL, 1, k);
-            CHECK(id >= base && id < base + span, "count %u: ID %d outside [%d,%d)", k, id, base, base + span);
-            CHECK((id == first) == (k % (unsigned)span == 0), "count %u: ID %d, wrap at span %d", k, id, span);
+            CHECK(id >= base && id < base + span, "count %u: ID %d outside [%d,%d)", k, id, base,
+                  base + span);
+            CHECK((id == first) == (k % (unsigned)span == 0), "count %u: ID %d, wrap at span %d", k, id,
+                  span);
         }
         int p2 = L->p2p_span;
         CHECK(blx_msgid_p2p(L, 3, (unsigned)p2) == blx_msgid_p2p(L, 3, 0), "p2p wrap");
@@ -189,7 +192,8 @@ static void check_scoped(void)
 
 int main(void)
 {
-    const int grids[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {2, 3}, {3, 3}, {1, 8}, {8, 1}, {4, 16}, {64, 64}};
+    const int grids[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2},  {2, 3},
+                            {3, 3}, {1, 8}, {8, 1}, {4, 16}, {64, 64}};
     for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
         int p = grids[g][0], q = grids[g][1];
         check_layout(0, 2147483647, p, q);

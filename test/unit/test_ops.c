@@ -27,8 +27,14 @@ static void put(blx_type t, void *buf, size_t i, double re, double im)
     case BLX_T_I: ((int *)buf)[i] = (int)re; break;
     case BLX_T_S: ((float *)buf)[i] = (float)re; break;
     case BLX_T_D: ((double *)buf)[i] = re; break;
-    case BLX_T_C: ((float *)buf)[2 * i] = (float)re; ((float *)buf)[2 * i + 1] = (float)im; break;
-    default: ((double *)buf)[2 * i] = re; ((double *)buf)[2 * i + 1] = im; break;
+    case BLX_T_C:
+        ((float *)buf)[2 * i] = (float)re;
+        ((float *)buf)[2 * i + 1] = (float)im;
+        break;
+    default:
+        ((double *)buf)[2 * i] = re;
+        ((double *)buf)[2 * i + 1] = im;
+        break;
     }
 }
 
@@ -39,8 +45,14 @@ static void get(blx_type t, const void *buf, size_t i, double *re, double *im)
     case BLX_T_I: *re = ((const int *)buf)[i]; break;
     case BLX_T_S: *re = ((const float *)buf)[i]; break;
     case BLX_T_D: *re = ((const double *)buf)[i]; break;
-    case BLX_T_C: *re = ((const float *)buf)[2 * i]; *im = ((const float *)buf)[2 * i + 1]; break;
-    default: *re = ((const double *)buf)[2 * i]; *im = ((const double *)buf)[2 * i + 1]; break;
+    case BLX_T_C:
+        *re = ((const float *)buf)[2 * i];
+        *im = ((const float *)buf)[2 * i + 1];
+        break;
+    default:
+        *re = ((const double *)buf)[2 * i];
+        *im = ((const double *)buf)[2 * i + 1];
+        break;
     }
 }
 
@@ -65,8 +77,8 @@ static void fold(blx_opkind kind, blx_type t, int located, const contrib *c, con
 }
 
 /* Every order of n contributions must give (want_re, want_im, want_dist). */
-static void all_orders(const char *what, blx_opkind kind, blx_type t, int located, const contrib *c,
-                       int n, double want_re, double want_im, int want_dist)
+static void all_orders(const char *what, blx_opkind kind, blx_type t, int located, const contrib *c, int n,
+                       double want_re, double want_im, int want_dist)
 {
     int perm[5] = {0, 1, 2, 3, 4};
     int count = 1;
@@ -89,8 +101,8 @@ static void all_orders(const char *what, blx_opkind kind, blx_type t, int locate
         int dist;
         fold(kind, t, located, c, perm, n, &re, &im, &dist);
         CHECK(re == want_re && im == want_im && dist == want_dist,
-              "%s (type %d, order %d): got (%g,%g) dist %d, want (%g,%g) dist %d", what, (int)t, p, re,
-              im, dist, want_re, want_im, want_dist);
+              "%s (type %d, order %d): got (%g,%g) dist %d, want (%g,%g) dist %d", what, (int)t, p, re, im,
+              dist, want_re, want_im, want_dist);
     }
 }
 
@@ -108,7 +120,8 @@ static void check_in_first(void)
             for (int located = 0; located <= (kind != BLX_OP_SUM); located++) {
                 blx_reduce op = {(blx_opkind)kind, (blx_type)t, N * N, located};
                 size_t bytes = blx_reduce_bytes(&op);
-                unsigned char *a = calloc(1, bytes), *b = calloc(1, bytes), *x = malloc(bytes), *y = malloc(bytes);
+                unsigned char *a = calloc(1, bytes), *b = calloc(1, bytes), *x = malloc(bytes),
+                              *y = malloc(bytes);
                 for (int i = 0; i < N; i++)
                     for (int j = 0; j < N; j++) {
                         put((blx_type)t, a, (size_t)(i * N + j), re[i], im[i]);
@@ -128,8 +141,8 @@ static void check_in_first(void)
                 blx_merge(&op, x, b, bytes, 0);
                 memcpy(y, b, bytes);
                 blx_merge(&op, y, a, bytes, 1);
-                CHECK(memcmp(x, y, bytes) == 0, "type %d op %d located %d: a(op)b depends on which buffer holds it",
-                      t, kind, located);
+                CHECK(memcmp(x, y, bytes) == 0,
+                      "type %d op %d located %d: a(op)b depends on which buffer holds it", t, kind, located);
                 free(a);
                 free(b);
                 free(x);
@@ -177,8 +190,8 @@ int main(void)
         blx_reduce op = {BLX_OP_SUM, BLX_T_D, 4, 0};
         double acc[4] = {1, 1, 1, 1}, in[4] = {1, 2, 3, 4};
         blx_merge(&op, acc, in, 2 * sizeof(double), 0);
-        CHECK(acc[0] == 2 && acc[1] == 3 && acc[2] == 1 && acc[3] == 1, "partial merge %g %g %g %g",
-              acc[0], acc[1], acc[2], acc[3]);
+        CHECK(acc[0] == 2 && acc[1] == 3 && acc[2] == 1 && acc[3] == 1, "partial merge %g %g %g %g", acc[0],
+              acc[1], acc[2], acc[3]);
         blx_reduce loc = {BLX_OP_AMX, BLX_T_D, 4, 1};
         CHECK(blx_reduce_bytes(&loc) == 4 * (8 + sizeof(int)), "located buffer size");
     }

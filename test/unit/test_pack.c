@@ -44,8 +44,8 @@ static void check_shape(char uplo, int unit, int m, int n, int lda, size_t esz)
     for (int j = 0; j < n; j++)
         for (int i = 0; i < m; i++)
             count += in_shape(uplo, unit, m, n, i, j);
-    CHECK(blx_shape_count(&s) == count, "%c unit=%d %dx%d: count %zu, expected %zu", uplo, unit, m,
-          n, blx_shape_count(&s), count);
+    CHECK(blx_shape_count(&s) == count, "%c unit=%d %dx%d: count %zu, expected %zu", uplo, unit, m, n,
+          blx_shape_count(&s), count);
     if (uplo != 'G' && m > 0 && n > 0) { /* spec's closed form */
         size_t k = (size_t)(m < n ? m : n), big = (size_t)(m > n ? m : n);
         CHECK(count == k * (big - k) + k * (k + 1) / 2 - (unit ? k : 0), "closed form %c %dx%d", uplo, m, n);
@@ -57,15 +57,15 @@ static void check_shape(char uplo, int unit, int m, int n, int lda, size_t esz)
         for (int i = 0; i < m; i++)
             if (in_shape(uplo, unit, m, n, i, j)) {
                 CHECK(memcmp(buf + pos * esz, A + ((size_t)i + (size_t)j * ld) * esz, esz) == 0,
-                      "%c unit=%d %dx%d lda=%d: packed element %zu is not A(%d,%d)", uplo, unit, m,
-                      n, ld, pos, i, j);
+                      "%c unit=%d %dx%d lda=%d: packed element %zu is not A(%d,%d)", uplo, unit, m, n, ld,
+                      pos, i, j);
                 pos++;
             }
     size_t past = 0; /* pack writes count * esz bytes and nothing after them */
     for (size_t k = count * esz; k < cells + TAIL; k++)
         past += buf[k] != 0xC3;
-    CHECK(past == 0, "%c unit=%d %dx%d lda=%d esz=%zu: pack wrote %zu bytes past its %zu elements", uplo, unit, m, n,
-          ld, esz, past, count);
+    CHECK(past == 0, "%c unit=%d %dx%d lda=%d esz=%zu: pack wrote %zu bytes past its %zu elements", uplo,
+          unit, m, n, ld, esz, past, count);
 
     memset(B, 0xEE, cells + TAIL);
     blx_unpack(&s, buf, B);
@@ -77,13 +77,14 @@ static void check_shape(char uplo, int unit, int m, int n, int lda, size_t esz)
             int ok = 1;
             for (size_t b = 0; b < esz; b++)
                 ok &= (inside ? B[off + b] == A[off + b] : B[off + b] == 0xEE);
-            CHECK(ok, "%c unit=%d %dx%d lda=%d: unpack element (%d,%d) %s (want %02x)", uplo, unit,
-                  m, n, ld, i, j, inside ? "wrong" : "touched outside the shape", want);
+            CHECK(ok, "%c unit=%d %dx%d lda=%d: unpack element (%d,%d) %s (want %02x)", uplo, unit, m, n, ld,
+                  i, j, inside ? "wrong" : "touched outside the shape", want);
         }
     past = 0; /* nor does unpack write after the last column */
     for (size_t k = (size_t)ld * (size_t)(n > 0 ? n : 0) * esz; k < cells + TAIL; k++)
         past += B[k] != 0xEE;
-    CHECK(past == 0, "%c unit=%d %dx%d lda=%d: unpack wrote %zu bytes past the matrix", uplo, unit, m, n, ld, past);
+    CHECK(past == 0, "%c unit=%d %dx%d lda=%d: unpack wrote %zu bytes past the matrix", uplo, unit, m, n, ld,
+          past);
     CHECK(blx_shape_contiguous(&s) == (uplo == 'G' && (ld == m || n <= 1)), "contiguity");
     free(A);
     free(B);

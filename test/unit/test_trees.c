@@ -58,12 +58,13 @@ static void check_spanning(const blx_tree *t, const char *what)
                 int child = (k[i] + root) % np;
                 got[child]++;
                 CHECK(t->parent[k[i]] == rel, "%s np=%d: child %d does not name its parent", what, np, k[i]);
-                CHECK(t->step[k[i]] > t->step[rel], "%s np=%d: %d receives before its parent", what, np, k[i]);
+                CHECK(t->step[k[i]] > t->step[rel], "%s np=%d: %d receives before its parent", what, np,
+                      k[i]);
             }
         }
         for (int m = 0; m < np; m++)
-            CHECK(got[m] == (m != root), "%s np=%d root=%d: member %d receives %d times", what, np,
-                  root, m, got[m]);
+            CHECK(got[m] == (m != root), "%s np=%d root=%d: member %d receives %d times", what, np, root, m,
+                  got[m]);
     }
     free(got);
 }
@@ -84,7 +85,8 @@ static void check_bcast_schedules(int np)
         blx_tree *t = tree_of(blx_topo_ring.tree, np, *k, 0, "ring");
         if (!t)
             continue;
-        CHECK(t->nsteps == others && source_sends(t) == (np > 1), "ring %c np=%d: %d steps, %d source sends", *k, np, t->nsteps, source_sends(t));
+        CHECK(t->nsteps == others && source_sends(t) == (np > 1), "ring %c np=%d: %d steps, %d source sends",
+              *k, np, t->nsteps, source_sends(t));
         for (int s = 1; s <= t->nsteps; s++)
             CHECK(sends_in_step(t, s) == 1, "ring np=%d step %d", np, s);
         if (np > 2)
@@ -94,7 +96,8 @@ static void check_bcast_schedules(int np)
     blx_tree *t = tree_of(blx_topo_split_ring.tree, np, 'S', 0, "split ring");
     if (t) {
         CHECK(t->nsteps == (others + 1) / 2, "split ring np=%d: %d steps", np, t->nsteps);
-        CHECK(source_sends(t) == (others < 2 ? others : 2), "split ring np=%d: %d source sends", np, source_sends(t));
+        CHECK(source_sends(t) == (others < 2 ? others : 2), "split ring np=%d: %d source sends", np,
+              source_sends(t));
         if (np > 1)
             CHECK(blx_tree_kids(t, 0)[0] == 1, "split ring: increasing direction first");
         blx_tree_free(t);
@@ -107,8 +110,10 @@ static void check_bcast_schedules(int np)
         if (!t)
             continue;
         CHECK(t->nsteps == (others + R - 1) / R, "multiring np=%d N_r=%d: %d steps", np, nr, t->nsteps);
-        CHECK(source_sends(t) == R && sends_in_step(t, 1) == R, "multiring np=%d N_r=%d: source %d", np, nr, source_sends(t));
-        CHECK(blx_tree_kids(t, 0)[0] == (nr > 0 ? 1 : np - 1), "multiring np=%d N_r=%d: nearest ring first", np, nr);
+        CHECK(source_sends(t) == R && sends_in_step(t, 1) == R, "multiring np=%d N_r=%d: source %d", np, nr,
+              source_sends(t));
+        CHECK(blx_tree_kids(t, 0)[0] == (nr > 0 ? 1 : np - 1), "multiring np=%d N_r=%d: nearest ring first",
+              np, nr);
         blx_tree_free(t);
     }
     t = tree_of(blx_topo_fully_connected.tree, np, 'F', 0, "fully connected");
@@ -120,9 +125,11 @@ static void check_bcast_schedules(int np)
         t = tree_of(blx_topo_hypercube.tree, np, 'H', 0, "hypercube");
         if (t) {
             int lg = ceil_log(2, np);
-            CHECK(t->nsteps == lg && source_sends(t) == lg, "H np=%d: %d steps %d sends", np, t->nsteps, source_sends(t));
+            CHECK(t->nsteps == lg && source_sends(t) == lg, "H np=%d: %d steps %d sends", np, t->nsteps,
+                  source_sends(t));
             for (int s = 1; s <= lg; s++)
-                CHECK(sends_in_step(t, s) == 1 << (s - 1), "H np=%d: %d sends in step %d", np, sends_in_step(t, s), s);
+                CHECK(sends_in_step(t, s) == 1 << (s - 1), "H np=%d: %d sends in step %d", np,
+                      sends_in_step(t, s), s);
             if (np > 1)
                 CHECK(blx_tree_kids(t, 0)[0] == 1, "H: nearest node first");
             blx_tree_free(t);
@@ -138,11 +145,13 @@ static void check_bcast_schedules(int np)
             pw *= nb + 1;
         int nis = ht ? (int)((np + pw - 1) / pw) - 1 : 0;
         CHECK(t->nsteps == ht, "tree N_b=%d np=%d: %d steps, H_t=%d", nb, np, t->nsteps, ht);
-        CHECK(source_sends(t) == (ht ? nb * (ht - 1) + nis : 0), "tree N_b=%d np=%d: %d source sends, expected %d",
-              nb, np, source_sends(t), nb * (ht - 1) + nis);
+        CHECK(source_sends(t) == (ht ? nb * (ht - 1) + nis : 0),
+              "tree N_b=%d np=%d: %d source sends, expected %d", nb, np, source_sends(t),
+              nb * (ht - 1) + nis);
         if (nb == 1 && (np & (np - 1)) == 0)
             for (int s = 1; s <= ht; s++)
-                CHECK(sends_in_step(t, s) == 1 << (s - 1), "1-tree np=%d step %d: %d sends", np, s, sends_in_step(t, s));
+                CHECK(sends_in_step(t, s) == 1 << (s - 1), "1-tree np=%d step %d: %d sends", np, s,
+                      sends_in_step(t, s));
         if (nb == 1 && np > 2)
             CHECK(blx_tree_kids(t, 0)[0] == 1 << (ht - 1), "1-tree np=%d: farthest node first", np);
         blx_tree_free(t);
@@ -158,11 +167,12 @@ static void check_ring_flow(const blx_tree *t, char key, int param, const int *d
     for (int r = 1; r < np; r++) {
         int next = ((r + dir[r]) % np + np) % np;
         ends += t->parent[r] == 0;
-        CHECK(t->parent[r] == next || t->parent[r] == 0, "%c(%d) combine np=%d: %d sends to %d, not to %d or the destination",
-              key, param, np, r, t->parent[r], next);
+        CHECK(t->parent[r] == next || t->parent[r] == 0,
+              "%c(%d) combine np=%d: %d sends to %d, not to %d or the destination", key, param, np, r,
+              t->parent[r], next);
     }
-    CHECK(ends == nrings && blx_tree_nkids(t, 0) == nrings, "%c(%d) combine np=%d: %d rings end at the destination, want %d",
-          key, param, np, ends, nrings);
+    CHECK(ends == nrings && blx_tree_nkids(t, 0) == nrings,
+          "%c(%d) combine np=%d: %d rings end at the destination, want %d", key, param, np, ends, nrings);
 }
 
 static void check_combine_trees(int np)
@@ -200,8 +210,8 @@ static void check_combine_trees(int np)
                     for (int r = 0; r < np; r++)
                         dir[r] = param > 0 ? 1 : -1;
                     check_ring_flow(t, *k, param, dir, rings);
-                    CHECK(t->depth == (rings ? (others + rings - 1) / rings : 0), "M(%d) combine np=%d: depth %d",
-                          param, np, t->depth);
+                    CHECK(t->depth == (rings ? (others + rings - 1) / rings : 0),
+                          "M(%d) combine np=%d: depth %d", param, np, t->depth);
                 } else if (*k == 'T' || (*k >= '1' && *k <= '9')) {
                     int nb = *k == 'T' ? param : *k - '0';
                     int ht = ceil_log(nb + 1, np);
@@ -210,11 +220,12 @@ static void check_combine_trees(int np)
                         pw *= nb + 1;
                     int nis = ht ? (int)((np + pw - 1) / pw) - 1 : 0;
                     CHECK(t->nsteps == ht && blx_tree_nkids(t, 0) == (ht ? nb * (ht - 1) + nis : 0),
-                          "%c(%d) combine np=%d: %d steps, %d children of the destination (N_b = %d)", *k, param, np,
-                          t->nsteps, blx_tree_nkids(t, 0), nb);
+                          "%c(%d) combine np=%d: %d steps, %d children of the destination (N_b = %d)", *k,
+                          param, np, t->nsteps, blx_tree_nkids(t, 0), nb);
                 } else if (*k == 'F') {
-                    CHECK(blx_tree_nkids(t, 0) == others, "F(%d) combine np=%d: %d children of the destination", param,
-                          np, blx_tree_nkids(t, 0));
+                    CHECK(blx_tree_nkids(t, 0) == others,
+                          "F(%d) combine np=%d: %d children of the destination", param, np,
+                          blx_tree_nkids(t, 0));
                 }
                 blx_tree_free(t);
             }
@@ -248,25 +259,27 @@ static void check_network_choices(void)
         size_t bytes;
         const blx_topology *want;
     } rows[] = {
-        {0, 256, 8, &blx_topo_general_tree},          /* latency: log2 p alpha */
+        {0, 256, 8, &blx_topo_general_tree},            /* latency: log2 p alpha */
         {0, 256, 64 << 10, &blx_topo_scatter_doubling}, /* 2 log2 p alpha + 2 n beta */
-        {0, 4, 8 << 20, &blx_topo_ring},              /* a short pipelined chain */
-        {0, 256, 8 << 20, &blx_topo_two_tree},        /* n beta + fill */
+        {0, 4, 8 << 20, &blx_topo_ring},                /* a short pipelined chain */
+        {0, 256, 8 << 20, &blx_topo_two_tree},          /* n beta + fill */
         {0, 1024, 1 << 20, &blx_topo_two_tree},
-        {0, 6, 1 << 20, &blx_topo_ring},              /* not a power of two */
-        {1, 16, 8 << 20, &blx_topo_ring},             /* pipelined chain fan-in */
-        {1, 1024, 8 << 20, &blx_topo_rabenseifner},   /* the chain is too long */
+        {0, 6, 1 << 20, &blx_topo_ring},            /* not a power of two */
+        {1, 16, 8 << 20, &blx_topo_ring},           /* pipelined chain fan-in */
+        {1, 1024, 8 << 20, &blx_topo_rabenseifner}, /* the chain is too long */
         {2, 256, 8, &blx_topo_hypercube},
         {2, 256, 1 << 20, &blx_topo_rabenseifner},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const blx_topology *t = network_choice(rows[i].op, rows[i].np, rows[i].bytes);
-        CHECK(t == rows[i].want, "network, op %d, %d processes, %zu bytes: %s chosen, %s expected", rows[i].op,
-              rows[i].np, rows[i].bytes, t->name, rows[i].want->name);
+        CHECK(t == rows[i].want, "network, op %d, %d processes, %zu bytes: %s chosen, %s expected",
+              rows[i].op, rows[i].np, rows[i].bytes, t->name, rows[i].want->name);
     }
     blx_model m = blx_model_default(), keep = m;
-    CHECK(blx_model_parse("alpha=1e-6,beta=x", &m) == -1 && m.alpha == keep.alpha, "bad BLACS_MODEL accepted");
-    CHECK(blx_model_parse("window=0", &m) == -1 && blx_model_parse("speed=1", &m) == -1, "bad model names accepted");
+    CHECK(blx_model_parse("alpha=1e-6,beta=x", &m) == -1 && m.alpha == keep.alpha,
+          "bad BLACS_MODEL accepted");
+    CHECK(blx_model_parse("window=0", &m) == -1 && blx_model_parse("speed=1", &m) == -1,
+          "bad model names accepted");
 }
 
 /* Routes under the default model (each call with a fresh tree cache). */
@@ -303,7 +316,8 @@ static void check_registry(void)
     CHECK(route_b(&r, 't', 5, 100, 1, 9) == 0 && r.param == 4, "T clamps N_b to np-1: %d", r.param);
     CHECK(route_b(&r, '3', 9, 100, 1, 7) == 0 && r.param == 3 && r.key == 'T', "digit 3");
     CHECK(route_b(&r, 'm', 4, 100, -9, 1) == 0 && r.param == -3, "M clamps to -(np-1): %d", r.param);
-    CHECK(route_c(&r, 'M', 4, 100, 0, 1, 2, 1) == 0 && r.param == 2 && r.shape == blx_topo_multiring.combine_tree,
+    CHECK(route_c(&r, 'M', 4, 100, 0, 1, 2, 1) == 0 && r.param == 2 &&
+              r.shape == blx_topo_multiring.combine_tree,
           "combine M uses NR_CO and the combine tree");
     CHECK(route_b(&r, 'x', 4, 100, 1, 1) == -1, "unknown letter accepted");
     CHECK(route_b(&r, '0', 4, 100, 1, 1) == -1, "0 is not a topology");
@@ -327,7 +341,8 @@ static void check_registry(void)
     CHECK(strlen(letters) == strlen(lawn73), "registry letters '%s' against LAWN 73's '%s'", letters, lawn73);
     for (const char *l = lawn73; *l; l++)
         CHECK(strchr(letters, *l) != NULL && strchr(letters, *l) == strrchr(letters, *l),
-              "letter '%c' appears %s in the registry's '%s'", *l, strchr(letters, *l) ? "twice" : "not", letters);
+              "letter '%c' appears %s in the registry's '%s'", *l, strchr(letters, *l) ? "twice" : "not",
+              letters);
     for (const char *l = letters; *l; l++) {
         CHECK(route_b(&r, *l, 7, 64, 2, 2) == 0, "broadcast letter '%c' refused", *l);
         CHECK(route_c(&r, *l, 7, 64, 0, 1, 2, 2) == 0, "combine letter '%c' refused", *l);
