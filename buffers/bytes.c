@@ -86,6 +86,31 @@ void blx_irecv_piece(const blx_ep *e, void *buf, const blx_cut *c, int i, int fr
     r->whole = c->n;
 }
 
+/* MPICH 4.0 raises the errors of MPI_Wait and MPI_Waitany (a truncated
+ * receive among them) on MPI_COMM_WORLD's error handler, not on the
+ * request's communicator, which returns errors to us: so while we wait,
+ * MPI_COMM_WORLD returns them too, and the user's handler is put back
+ * after.  Open MPI raises them on the request's communicator. */
+#if defined(MPICH_VERSION)
+typedef MPI_Errhandler world_handler;
+static world_handler world_returns(void)
+{
+    MPI_Errhandler h;
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &h);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    return h;
+}
+static void world_restore(world_handler h)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, h);
+    MPI_Errhandler_free(&h);
+}
+#else
+typedef int world_handler;
+static world_handler world_returns(void) { return 0; }
+static void world_restore(world_handler h) { (void)h; }
+#endif
+
 /* How a finished request ended (rc and st as MPI_Wait gave them). */
 static void finish(const blx_ep *e, blx_req *r, int rc, const MPI_Status *st)
 {
@@ -99,7 +124,9 @@ static void finish(const blx_ep *e, blx_req *r, int rc, const MPI_Status *st)
 void blx_wait(const blx_ep *e, blx_req *r)
 {
     MPI_Status st;
+    world_handler h = world_returns();
     int rc = MPI_Wait(&r->mpi, &st);
+    world_restore(h);
     finish(e, r, rc, &st);
 }
 
@@ -121,7 +148,9 @@ int blx_waitany(const blx_ep *e, int n, blx_req *r)
         h[i] = r[i].peer >= 0 ? r[i].mpi : MPI_REQUEST_NULL;
     int k = MPI_UNDEFINED;
     MPI_Status st;
+    world_handler w = world_returns();
     int rc = MPI_Waitany(n, h, &k, &st);
+    world_restore(w);
     if (h != stack)
         free(h);
     if (k == MPI_UNDEFINED) {

@@ -83,15 +83,26 @@ static void reclaim(blx_buf *b)
     }
 }
 
+/* Whether every send from b has completed (finished requests become
+ * MPI_REQUEST_NULL, so each is tested until it is done). */
+static int sends_done(blx_buf *b)
+{
+    int all = 1;
+    for (int i = 0; i < b->nreq; i++) {
+        int done = 0;
+        MPI_Status st; /* not MPI_STATUS_IGNORE: gcc misreads MPICH's */
+        blx_check_mpi(-1, "BLACS buffer queue", MPI_Test(&b->req[i], &done, &st), "MPI_Test");
+        all &= done;
+    }
+    return all;
+}
+
 void blx_buf_poll(void)
 {
     blx_buf *prev = NULL, *b = active_head;
     while (b != NULL) {
         blx_buf *next = b->next;
-        int done = 0;
-        blx_check_mpi(-1, "BLACS buffer queue", MPI_Testall(b->nreq, b->req, &done, MPI_STATUSES_IGNORE),
-                      "MPI_Testall");
-        if (done) {
+        if (sends_done(b)) {
             if (prev == NULL)
                 active_head = next;
             else
