@@ -6,10 +6,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static blx_report_hook hook;
 
 void blx_report_set_hook(const blx_report_hook *h) { hook = *h; }
+void blx_report_set_waiting(void (*waiting)(int ctxt, double seconds)) { hook.waiting = waiting; }
 
 int blx_mpi_up(void)
 {
@@ -24,6 +26,12 @@ void blx_report_peer(int ctxt, int rank, int *row, int *col)
     *row = *col = -1;
     if (hook.peer != NULL)
         hook.peer(ctxt, rank, row, col);
+}
+
+void blx_report_waiting(int ctxt, double seconds)
+{
+    if (hook.waiting != NULL)
+        hook.waiting(ctxt, seconds);
 }
 
 static void report(const char *kind, const char *file, int line, int ctxt, const char *routine,
@@ -51,6 +59,14 @@ void blx_fatal_at(const char *file, int line, int ctxt, const char *routine, con
     if (blx_mpi_up())
         MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
+}
+
+void blx_fatal_quiet(int ctxt, const char *routine)
+{
+    struct timespec pause = {0, 100000000};
+    for (int i = 0; i < 50; i++) /* the speaker's MPI_Abort ends this process */
+        nanosleep(&pause, NULL);
+    blx_fatal(ctxt, routine, "stopping: another process found an error (its report is above)");
 }
 
 void blx_warn_at(const char *file, int line, int ctxt, const char *routine, const char *fmt, ...)

@@ -39,16 +39,31 @@ typedef struct blx_report_hook {
     void (*self)(int ctxt, int *row, int *col);
     /* grid coordinates of rank 'rank' of the context's communicator */
     void (*peer)(int ctxt, int rank, int *row, int *col);
+    /* called about ten times a second by a polling wait (debug level 2 and
+     * above) that has waited 'seconds' so far in context ctxt */
+    void (*waiting)(int ctxt, double seconds);
 } blx_report_hook;
 
 BLX_INTERNAL void blx_report_set_hook(const blx_report_hook *hook);
+/* Sets only the hook's 'waiting'. */
+BLX_INTERNAL void blx_report_set_waiting(void (*waiting)(int ctxt, double seconds));
 /* Coordinates of a peer, through the hook ({-1,-1} without one). */
 BLX_INTERNAL void blx_report_peer(int ctxt, int rank, int *row, int *col);
+/* A polling wait tells the hook how long it has waited. */
+BLX_INTERNAL void blx_report_waiting(int ctxt, double seconds);
 
 BLX_INTERNAL BLX_NORETURN void blx_fatal_at(const char *file, int line, int ctxt, const char *routine,
                                             const char *fmt, ...) BLX_PRINTF(5, 6);
 BLX_INTERNAL void blx_warn_at(const char *file, int line, int ctxt, const char *routine, const char *fmt, ...)
     BLX_PRINTF(5, 6);
+/* A fatal error that every process of a group finds at once: only the one
+ * that 'speaks' reports it and aborts; the others wait a few seconds for
+ * that abort to end them (and abort themselves if it never comes), so the
+ * job prints the report once. */
+#define blx_fatal_once(speaks, ctxt, routine, ...) \
+    ((speaks) ? blx_fatal_at(__FILE__, __LINE__, ctxt, routine, __VA_ARGS__) : blx_fatal_quiet(ctxt, routine))
+BLX_INTERNAL BLX_NORETURN void blx_fatal_quiet(int ctxt, const char *routine);
+
 /* An MPI call failed: report its error string. */
 BLX_INTERNAL BLX_NORETURN void blx_fatal_mpi(int ctxt, const char *routine, int rc, const char *call);
 

@@ -11,6 +11,7 @@
  */
 #include "../topologies/topology.h"
 #include "internal.h"
+#include "watch.h"
 
 /* Everything but the data movement, shared by both sides. */
 typedef struct bcast_call {
@@ -18,6 +19,7 @@ typedef struct bcast_call {
     blx_scope *s;
     blx_shape shape;
     blx_route route;
+    char top; /* the TOP letter, upper case */
 } bcast_call;
 
 static bcast_call prepare(const blx_call *call, int ctxt, const char *scope, const char *top,
@@ -31,13 +33,45 @@ static bcast_call prepare(const blx_call *call, int ctxt, const char *scope, con
                        &b.s->trees};
     if (blx_route_bcast(&b.route, top ? *top : '\0', &in) != 0)
         blx_top_error(b.c, call, top);
+    b.top = blx_upper(top);
     return b;
+}
+
+/* Level 3: the members of the scope agree on the broadcast first. */
+static void agree(const blx_call *call, bcast_call *b, int root)
+{
+    const blx_shape *s = &b->shape;
+    int tr = s->uplo != 'G';
+    blx_agreement a = {1,
+                       (int)blx_shape_count(s),
+                       s->uplo,
+                       tr ? (s->unit ? 'U' : 'N') : 0,
+                       tr ? s->m : 0,
+                       tr ? s->n : 0,
+                       b->top,
+                       0,
+                       root,
+                       0,
+                       b->top == 'M' ? b->c->nr_bs : 0,
+                       b->top == 'T' ? b->c->nb_bs : 0,
+                       0};
+    blx_agree_collective(b->c, b->s, call, &a);
 }
 
 static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_source)
 {
     blx_ptr_arg(b->c, call, "A", A, blx_shape_count(&b->shape) > 0);
+    int g = b->s->first + root * b->s->stride;
+    blx_doing *d = blx_doing_matrix(call, b->c->handle, is_source ? 'b' : 'B', &b->shape,
+                                    is_source ? -1 : g / b->c->npcol, is_source ? -1 : g % b->c->npcol);
+    if (b->c->agree[b->s->id] != MPI_COMM_NULL)
+        agree(call, b, root);
     int tag = blx_msgid_next_scoped(&b->c->ids, b->s->id, root);
+    if (d != NULL) {
+        d->scope = "RCA"[b->s->id];
+        d->top = b->top;
+        d->tag = tag;
+    }
     blx_xfer x = {.ep = blx_scope_ep(b->c, b->s, tag, call->name),
                   .trees = &b->s->trees,
                   .model = &b->c->model,
@@ -54,6 +88,7 @@ static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_s
     blx_bcast_run(&b->route, &x, is_source);
     if (packed && !is_source)
         blx_unpack(&b->shape, x.buf, A);
+    blx_doing_done(d, x.bytes, b->route.topo->name);
 }
 
 void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top, const char *uplo,

@@ -26,6 +26,7 @@
 #include "../topologies/topology.h"
 #include "internal.h"
 #include "ops.h"
+#include "watch.h"
 
 /* Member index -> grid coordinates, in scope s of context c. */
 static void member_coords(const blx_ctx *c, const blx_scope *s, int member, int *row, int *col)
@@ -58,60 +59,120 @@ static void unpack_result(const blx_ctx *c, const blx_scope *s, const blx_shape 
         }
 }
 
+/* The arguments of a combine, decoded and checked, and its route. */
+typedef struct combine_call {
+    blx_ctx *c;
+    blx_scope *s;
+    blx_shape shape;
+    int all, dest, ldia; /* leave-on-all; destination member; LDIA (at least M) */
+    blx_reduce op;
+    size_t bytes;
+    blx_route route;
+    char top;
+} combine_call;
+
+static combine_call prepare(const blx_call *call, int kind, int ctxt, const char *scope, const char *top,
+                            int m, int n, int lda, int ldia, int rdest, int cdest)
+{
+    combine_call k;
+    k.c = blx_ctx_get(ctxt, call->name);
+    k.s = blx_scope_arg(k.c, call, scope);
+    k.shape = blx_shape_arg(k.c, call, NULL, NULL, m, n, lda);
+    /* RDEST or CDEST = -1 leaves the result everywhere (spec 5.2) */
+    k.all = rdest == -1 || cdest == -1;
+    k.dest = k.all ? 0 : blx_member_arg(k.c, call, k.s, "RDEST", rdest, "CDEST", cdest);
+    k.op = (blx_reduce){(blx_opkind)kind, call->type, blx_shape_count(&k.shape),
+                        kind != BLX_OP_SUM && ldia != -1};
+    k.ldia = k.op.located && ldia < m ? m : ldia; /* as LDA: silently at least M */
+    k.bytes = blx_reduce_bytes(&k.op);
+    blx_route_in in = {k.s->np,    k.bytes,    k.all,       !k.op.located,
+                       k.c->nr_co, k.c->nb_co, &k.c->model, &k.s->trees};
+    if (blx_route_combine(&k.route, top ? *top : '\0', &in) != 0)
+        blx_top_error(k.c, call, top);
+    k.top = blx_upper(top);
+    return k;
+}
+
+/* Level 3: the members of the scope agree on the combine first. */
+static void agree(const blx_call *call, const combine_call *k)
+{
+    blx_agreement a = {2 + (int)k->op.kind,
+                       (int)k->op.n,
+                       'G',
+                       0,
+                       0,
+                       0,
+                       k->top,
+                       k->all,
+                       k->all ? -1 : k->dest,
+                       k->op.located,
+                       k->top == 'M' ? k->c->nr_co : 0,
+                       k->top == 'T' ? k->c->nb_co : 0,
+                       k->c->topsrepeat != 0};
+    blx_agree_collective(k->c, k->s, call, &a);
+}
+
+static blx_doing *record(const blx_call *call, const combine_call *k, int tag)
+{
+    int g = k->s->first + k->dest * k->s->stride;
+    blx_doing *d = blx_doing_matrix(call, k->c->handle, 'c', &k->shape, k->all ? -1 : g / k->c->npcol,
+                                    k->all ? -1 : g % k->c->npcol);
+    if (d != NULL) {
+        d->op = "+><"[k->op.kind];
+        d->scope = "RCA"[k->s->id];
+        d->top = k->top;
+        d->tag = tag;
+    }
+    return d;
+}
+
 void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top, int m, int n,
                  void *A, int lda, int *rA, int *cA, int ldia, int rdest, int cdest)
 {
-    blx_ctx *c = blx_ctx_get(ctxt, call->name);
-    blx_scope *s = blx_scope_arg(c, call, scope);
-    blx_shape shape = blx_shape_arg(c, call, NULL, NULL, m, n, lda);
-    /* RDEST or CDEST = -1 leaves the result everywhere (spec 5.2) */
-    int all = rdest == -1 || cdest == -1;
-    int dest = all ? 0 : blx_member_arg(c, call, s, "RDEST", rdest, "CDEST", cdest);
-    blx_reduce op = {(blx_opkind)kind, call->type, blx_shape_count(&shape), kind != BLX_OP_SUM && ldia != -1};
-    if (op.located && ldia < m)
-        ldia = m; /* as LDA: silently at least M */
-    size_t bytes = blx_reduce_bytes(&op);
-    blx_route route;
-    blx_route_in in = {s->np, bytes, all, !op.located, c->nr_co, c->nb_co, &c->model, &s->trees};
-    if (blx_route_combine(&route, top ? *top : '\0', &in) != 0)
-        blx_top_error(c, call, top);
-    blx_ptr_arg(c, call, "A", A, op.n > 0);
-    blx_ptr_arg(c, call, "RA (with LDIA != -1)", rA, op.located && op.n > 0);
-    blx_ptr_arg(c, call, "CA (with LDIA != -1)", cA, op.located && op.n > 0);
-    int tag = blx_msgid_next_scoped(&c->ids, s->id, dest);
-    int tag2 = all ? blx_msgid_next_scoped(&c->ids, s->id, dest) : 0;
+    combine_call k = prepare(call, kind, ctxt, scope, top, m, n, lda, ldia, rdest, cdest);
+    blx_ctx *c = k.c;
+    blx_scope *s = k.s;
+    blx_ptr_arg(c, call, "A", A, k.op.n > 0);
+    blx_ptr_arg(c, call, "RA (with LDIA != -1)", rA, k.op.located && k.op.n > 0);
+    blx_ptr_arg(c, call, "CA (with LDIA != -1)", cA, k.op.located && k.op.n > 0);
+    if (c->agree[s->id] != MPI_COMM_NULL && s->np > 1)
+        agree(call, &k);
+    int tag = blx_msgid_next_scoped(&c->ids, s->id, k.dest);
+    int tag2 = k.all ? blx_msgid_next_scoped(&c->ids, s->id, k.dest) : 0;
     if (s->np == 1) {
-        combine_alone(c, &op, m, n, rA, cA, ldia);
+        combine_alone(c, &k.op, m, n, rA, cA, k.ldia);
         return;
     }
+    blx_doing *d = record(call, &k, tag);
 
     /* A contiguous A is used as it is: a destination combines in it, another
      * process hands it over read-only (the topology copies it only if it must
      * fold something into it, so leaves copy nothing and other processes' A
      * stays untouched).  Anything else is packed into work space. */
-    int mine_out = all || s->me == dest;
-    int in_place = !op.located && blx_shape_contiguous(&shape);
-    char *work = in_place ? A : blx_scratch(BLX_SCRATCH_DATA, bytes, ctxt, call->name);
+    int mine_out = k.all || s->me == k.dest;
+    int in_place = !k.op.located && blx_shape_contiguous(&k.shape);
+    char *work = in_place ? A : blx_scratch(BLX_SCRATCH_DATA, k.bytes, ctxt, call->name);
     if (!in_place)
-        blx_pack(&shape, A, work);
+        blx_pack(&k.shape, A, work);
     blx_xfer x = {.ep = blx_scope_ep(c, s, tag, call->name),
                   .trees = &s->trees,
                   .model = &c->model,
-                  .root = dest,
+                  .root = k.dest,
                   .buf = work,
-                  .bytes = bytes,
+                  .bytes = k.bytes,
                   .merge = blx_merge,
-                  .op = &op,
-                  .unit = op.located ? 0 : blx_types[op.type].esz,
+                  .op = &k.op,
+                  .unit = k.op.located ? 0 : blx_types[k.op.type].esz,
                   .ordered = c->topsrepeat != 0,
-                  .leave_on_all = all,
+                  .leave_on_all = k.all,
                   .spread_tag = tag2,
                   .readonly = in_place && !mine_out};
-    int *loc = blx_reduce_locs(&op, work);
-    int mydist = all ? s->me : blx_xfer_rel(&x);
-    for (size_t k = 0; loc != NULL && k < op.n; k++)
-        loc[k] = mydist;
-    blx_combine_run(&route, &x);
+    int *loc = blx_reduce_locs(&k.op, work);
+    int mydist = k.all ? s->me : blx_xfer_rel(&x);
+    for (size_t i = 0; loc != NULL && i < k.op.n; i++)
+        loc[i] = mydist;
+    blx_combine_run(&k.route, &x);
     if (mine_out && !in_place)
-        unpack_result(c, s, &shape, work, loc, A, rA, cA, ldia, dest, all);
+        unpack_result(c, s, &k.shape, work, loc, A, rA, cA, k.ldia, k.dest, k.all);
+    blx_doing_done(d, k.bytes, k.route.topo->name);
 }

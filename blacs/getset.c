@@ -1,14 +1,9 @@
 /*
  * blacs/getset.c - blacs_get and blacs_set (spec section 2.2).
  */
+#include "../base/debug.h"
 #include "blacs.h"
 #include "internal.h"
-
-/* What BLACS_GET(ctx, 2) reports.  The reference was built at level 0, which
- * checks almost nothing; this library always performs the argument checks of
- * the reference's level 1 (context, sizes, coordinates, UPLO/DIAG, MPI
- * errors), so it says 1. */
-#define BLX_DEBUG_LEVEL 1
 
 void blx_get(blx_iface iface, int ctxt, int what, int *val)
 {
@@ -25,7 +20,7 @@ void blx_get(blx_iface iface, int ctxt, int what, int *val)
         val[0] = blx_g.id_lo;
         val[1] = blx_g.id_hi;
         break;
-    case BLACS_SGET_DEBUGLVL: *val = BLX_DEBUG_LEVEL; break;
+    case BLACS_SGET_DEBUGLVL: *val = blx_debug_level(); break; /* BLACS_DEBUG */
     case BLACS_SGET_BLACSCONTXT: *val = blx_sys_handle(iface, c->comm); break;
     case BLACS_SGET_NR_BS: *val = c->nr_bs; break;
     case BLACS_SGET_NB_BS: *val = c->nb_bs; break;
@@ -82,7 +77,8 @@ void blx_set(int ctxt, int what, const int *val)
         }
         break;
     case BLACS_SGET_DEBUGLVL:
-        blx_warn(ctxt, routine, "Cannot set BLACS debug level; must recompile to change");
+        blx_warn(ctxt, routine,
+                 "Cannot set the BLACS debug level here: set BLACS_DEBUG (0-3) in the environment");
         break;
     case BLACS_SGET_BLACSCONTXT:
         blx_warn(ctxt, routine, "Cannot set BLACS context, can only BLACS_GET");

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "watch.h"
 
 /* FNV-1a over the grid description, to check that every caller passed the same. */
 static uint64_t grid_hash(const int *map, int ldumap, int nprow, int npcol)
@@ -88,14 +89,26 @@ static void read_map(const char *routine, const int *map, int ldumap, int nprow,
 static void check_same_grid(const char *routine, MPI_Comm sys, const int *map, int ldumap, int nprow,
                             int npcol)
 {
-    uint64_t h = grid_hash(map, ldumap, nprow, npcol);
-    uint64_t mm[2] = {h, ~h};
-    blx_check_mpi(-1, routine, MPI_Allreduce(MPI_IN_PLACE, mm, 2, MPI_UINT64_T, MPI_MIN, sys),
+    /* min and max of the grid's hash and of the message-ID range (BLACS_SET
+     * code 1), in one reduction */
+    uint64_t h = grid_hash(map, ldumap, nprow, npcol), lo = (uint64_t)blx_g.id_lo, hi = (uint64_t)blx_g.id_hi;
+    uint64_t mm[6] = {h, ~h, lo, ~lo, hi, ~hi};
+    blx_check_mpi(-1, routine, MPI_Allreduce(MPI_IN_PLACE, mm, 6, MPI_UINT64_T, MPI_MIN, sys),
                   "MPI_Allreduce");
     if (mm[0] != h || ~mm[1] != h)
         blx_fatal(-1, routine,
                   "the processes of the system context passed different grids (NPROW, NPCOL "
                   "or USERMAP differ)");
+    if (mm[2] != lo || ~mm[3] != lo || mm[4] != hi || ~mm[5] != hi) {
+        int me;
+        MPI_Comm_rank(sys, &me);
+        blx_fatal_once(
+            me == 0, -1, routine,
+            "the processes of the system context set different message-ID ranges (BLACS_SET code 1): "
+            "process 0 has [%d, %d]; the lower ends run from %d to %d and the upper ends from %d "
+            "to %d; every process must set the same",
+            blx_g.id_lo, blx_g.id_hi, (int)mm[2], (int)~mm[3], (int)mm[4], (int)~mm[5]);
+    }
 }
 
 /* The cost model of a new grid: the default, or BLACS_MODEL as process 0
@@ -141,6 +154,7 @@ static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol
                   blx_g.id_lo, blx_g.id_hi, BLX_MSGID_MIN_RANGE);
     if (rc != 0)
         blx_fatal(-1, routine, "out of memory");
+    blx_watch_grid_init(c, routine);
     c->nr_bs = c->nb_bs = c->nr_co = c->nb_co = 1;
     c->model = grid_model(routine, comm, c->vpid);
     c->kid_scope = BLX_SCOPE_ALL;
@@ -159,6 +173,12 @@ void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, i
         blx_fatal(-1, routine, "LDUMAP = %d is smaller than NPROW = %d", ldumap, nprow);
     if (map == NULL)
         blx_fatal(-1, routine, "USERMAP is a null pointer");
+    static int started;
+    if (!started) { /* the first grid: hang reports and statistics begin */
+        blx_report_set_waiting(blx_watch_waiting);
+        blx_stats_start(blx_g.world_rank);
+        started = 1;
+    }
     int myrow, mycol;
     read_map(routine, map, ldumap, nprow, npcol, syssize, sysrank, &myrow, &mycol);
     check_same_grid(routine, sys, map, ldumap, nprow, npcol);
@@ -192,6 +212,7 @@ static void ctx_free(blx_ctx *c)
         blx_tree_cache_free(&c->scope[s].trees);
         blx_sys_forget(c->scope[s].comm); /* BLACS_GET code 10 may have registered it */
     }
+    blx_watch_grid_free(c);
     MPI_Comm_free(&c->scope[BLX_SCOPE_ROW].comm);
     MPI_Comm_free(&c->scope[BLX_SCOPE_COL].comm);
     MPI_Comm_free(&c->comm);
@@ -222,6 +243,8 @@ void blx_exit(int notdone)
     }
     blx_ctx_reset();
     blx_buf_wait_all("BLACS_EXIT");
+    if (blx_mpi_up())
+        blx_stats_exit(blx_g.world_rank);
     blx_buf_free_ready();
     blx_scratch_free();
     if (notdone == 0) { /* MPI ends here, whoever started it (spec 2.5) */
@@ -233,9 +256,15 @@ void blx_exit(int notdone)
 
 void blx_barrier(int ctxt, const char *scope)
 {
-    blx_ctx *c = blx_ctx_get(ctxt, "BLACS_BARRIER");
-    int id = blx_scope_index(scope);
-    if (id < 0)
-        return; /* the reference ignores any other scope */
-    blx_check_mpi(c->handle, "BLACS_BARRIER", MPI_Barrier(c->scope[id].comm), "MPI_Barrier");
+    static const blx_call call = {"BLACS_BARRIER", BLX_T_I};
+    blx_ctx *c = blx_ctx_get(ctxt, call.name);
+    blx_scope *s = blx_scope_arg(c, &call, scope); /* the reference ignores an unknown scope */
+    blx_doing *d = blx_watching() ? blx_doing_begin(call.name, ctxt, 'w') : NULL;
+    if (d != NULL)
+        d->scope = blx_upper(scope);
+    MPI_Request r;
+    blx_check_mpi(c->handle, call.name, MPI_Ibarrier(s->comm, &r), "MPI_Ibarrier");
+    blx_ep e = blx_scope_ep(c, s, 0, call.name);
+    blx_wait_mpi(&e, &r, "MPI_Ibarrier");
+    blx_doing_done(d, 0, NULL);
 }

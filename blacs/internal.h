@@ -51,6 +51,9 @@ typedef struct blx_ctx {
     int nr_bs, nb_bs, nr_co, nb_co, topsrepeat, topscohrnt;
     /* the cost model its topologies plan with: the same on every member */
     blx_model model;
+    /* debug levels (watch.h): hang reports (2), p2p descriptions (3), and
+     * agreement checks per scope (3); MPI_COMM_NULL when off */
+    MPI_Comm watch, check, agree[BLX_NSCOPE];
     /* the vestigial kbsid/kbrid counters, kept apart from the real IDs */
     int kid_scope;
     int kid[BLX_NSCOPE];

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "watch.h"
 
 /* How a message of n bytes between two members of grid c is cut: the same
  * on both sides (the grid's model), non-decreasing in n (blx_cut_make). */
@@ -35,8 +36,15 @@ void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const cha
     size_t bytes = blx_shape_bytes(&s);
     blx_ptr_arg(c, call, "A", A, bytes > 0);
 
-    blx_buf *b = blx_buf_take(bytes, ctxt, call->name);
+    blx_doing *d = blx_doing_matrix(call, ctxt, 's', &s, rdest, cdest);
+    int described = c->check != MPI_COMM_NULL; /* level 3: a description goes first */
+    size_t at = (bytes + 63) / 64 * 64;
+    blx_buf *b = blx_buf_take(described ? at + blx_agree_header_bytes() : bytes, ctxt, call->name);
     blx_ep e = blx_grid_ep(c, blx_msgid_next_send(&c->ids, c->vpid, dest), call->name);
+    if (described)
+        blx_agree_send(c, call, &s, b, at, dest, e.tag);
+    if (d != NULL)
+        d->tag = e.tag;
     blx_cut cut = p2p_cut(c, bytes);
     for (int i = 0; i < cut.k; i++) {
         size_t len, off = blx_cut_piece(&cut, i, &len);
@@ -44,6 +52,7 @@ void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const cha
         blx_send_piece_buffered(&e, b, off, len, dest);
     }
     blx_buf_activate(b);
+    blx_doing_done(d, bytes, NULL);
 }
 
 void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n,
@@ -55,6 +64,13 @@ void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const cha
     size_t bytes = blx_shape_bytes(&s);
     blx_ptr_arg(c, call, "A", A, bytes > 0);
     blx_ep e = blx_grid_ep(c, blx_msgid_next_recv(&c->ids, src), call->name);
+    blx_doing *d = blx_doing_matrix(call, ctxt, 'r', &s, rsrc, csrc);
+    if (d != NULL)
+        d->tag = e.tag;
+    if (src == c->vpid && blx_debug_polls())
+        blx_watch_self_receive(c, call, e.tag);
+    if (c->check != MPI_COMM_NULL)
+        blx_agree_recv(c, call, &s, src, e.tag);
 
     int packed = !blx_shape_contiguous(&s);
     char *buf = packed ? blx_scratch(BLX_SCRATCH_DATA, bytes, ctxt, call->name) : A;
@@ -74,4 +90,5 @@ void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const cha
     }
     if (r != stack)
         free(r);
+    blx_doing_done(d, bytes, NULL);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/debug.h"
 #include "internal.h"
 
 blx_state blx_g;
@@ -39,8 +40,8 @@ void blx_init(void)
 {
     if (blx_g.initialized)
         return;
-    static const blx_report_hook hook = {report_self, report_peer};
-    blx_report_set_hook(&hook);
+    static const blx_report_hook hook = {report_self, report_peer, NULL};
+    blx_report_set_hook(&hook); /* the first grid adds the watch (grid.c) */
     int flag = 0;
     MPI_Finalized(&flag);
     if (flag)
@@ -57,6 +58,7 @@ void blx_init(void)
         blx_g.id_lo = 0;
         blx_g.id_hi = blx_g.tag_ub;
     }
+    blx_debug_get(); /* the settings are read once, before anything else runs */
     blx_g.initialized = 1;
 }
 

@@ -3,8 +3,10 @@
  */
 #include "bytes.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
+#include "../base/debug.h"
 #include "../base/report.h"
 
 blx_cut blx_cut_make(size_t n, size_t want, size_t unit)
@@ -121,13 +123,48 @@ static void finish(const blx_ep *e, blx_req *r, int rc, const MPI_Status *st)
     r->peer = -1;
 }
 
+/* MPI_Waitany, or at debug level 2 and above a loop of MPI_Testany that
+ * tells the report hook how long it has waited; with statistics on, the
+ * time spent is counted as waiting. */
+static int wait_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st)
+{
+    const blx_debug *d = blx_debug_get();
+    double t0 = d->stats || d->level >= 2 ? MPI_Wtime() : 0, next = t0 + 0.1;
+    world_handler w = world_returns();
+    int rc, done = 0;
+    if (d->level < 2)
+        rc = MPI_Waitany(n, h, k, st);
+    else
+        for (;;) {
+            rc = MPI_Testany(n, h, k, &done, st);
+            if (rc != MPI_SUCCESS || done)
+                break;
+            double now = MPI_Wtime();
+            if (now >= next) {
+                blx_report_waiting(e->ctxt, now - t0);
+                next = now + 0.1;
+            }
+            sched_yield(); /* busy, but let the others of an oversubscribed node run */
+        }
+    world_restore(w);
+    if (d->stats)
+        blx_debug_add_waited(MPI_Wtime() - t0);
+    return rc;
+}
+
 void blx_wait(const blx_ep *e, blx_req *r)
 {
     MPI_Status st;
-    world_handler h = world_returns();
-    int rc = MPI_Wait(&r->mpi, &st);
-    world_restore(h);
+    int k;
+    int rc = wait_any(e, 1, &r->mpi, &k, &st);
     finish(e, r, rc, &st);
+}
+
+void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call)
+{
+    MPI_Status st;
+    int k;
+    check(e, wait_any(e, 1, r, &k, &st), call);
 }
 
 void blx_waitall(const blx_ep *e, int n, blx_req *r)
@@ -148,9 +185,7 @@ int blx_waitany(const blx_ep *e, int n, blx_req *r)
         h[i] = r[i].peer >= 0 ? r[i].mpi : MPI_REQUEST_NULL;
     int k = MPI_UNDEFINED;
     MPI_Status st;
-    world_handler w = world_returns();
-    int rc = MPI_Waitany(n, h, &k, &st);
-    world_restore(w);
+    int rc = wait_any(e, n, h, &k, &st);
     if (h != stack)
         free(h);
     if (k == MPI_UNDEFINED) {

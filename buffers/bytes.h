@@ -98,6 +98,9 @@ BLX_INTERNAL void blx_wait(const blx_ep *e, blx_req *r);
 BLX_INTERNAL void blx_waitall(const blx_ep *e, int n, blx_req *r);
 /* Waits for one of r[0..n) that is still active; returns its index. */
 BLX_INTERNAL int blx_waitany(const blx_ep *e, int n, blx_req *r);
+/* Waits for any MPI request (a non-blocking collective, say) as the others
+ * (polling at debug level 2 and above); a failure is a clear error. */
+BLX_INTERNAL void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call);
 
 /* A locally-blocking send, piece by piece: each piece of b (at most
  * BLX_MAX_MSG bytes at offset off) goes to member 'to' as soon as it is

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../base/env.h"
 #include "../base/report.h"
 
 #define BUF_ALIGN 64
@@ -20,14 +21,13 @@ static blx_buf *active_head, *active_tail;
 static int nactive;
 static size_t held; /* bytes held by every buffer we own */
 
-/* Environment knobs, read once. */
+/* Environment knobs, read once (0: no limit). */
 static size_t limit_bytes(void)
 {
     static int read;
     static size_t limit;
     if (!read) {
-        const char *s = getenv("BLACS_BUFFER_LIMIT");
-        limit = s ? (size_t)strtoull(s, NULL, 10) : 0;
+        limit = blx_env_bytes("BLACS_BUFFER_LIMIT", 0);
         read = 1;
     }
     return limit;
@@ -36,12 +36,8 @@ static size_t limit_bytes(void)
 static double wait_seconds(void)
 {
     static double wait = -1.0;
-    if (wait < 0.0) {
-        const char *s = getenv("BLACS_BUFFER_WAIT");
-        wait = s ? strtod(s, NULL) : 120.0;
-        if (wait < 0.0)
-            wait = 0.0;
-    }
+    if (wait < 0.0)
+        wait = blx_env_seconds("BLACS_BUFFER_WAIT", 120.0);
     return wait;
 }
 

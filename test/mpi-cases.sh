@@ -103,3 +103,22 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     done
     for way in more less; do fail 8 "$mismatch" t_mismatch twotree $way; done
 fi
+
+# The debug levels (BLACS_DEBUG) on the mistakes users make most: each ends
+# with a message naming what went wrong, never a hang.
+if [ "${SANITIZED:-0}" = 0 ]; then
+    fail 4 "Cdgsum2d: the processes of scope 'A' disagree on leaving the result on all \(1\) or on one \(0\): \{0,0\} passes 1, \{0,1\} passes 0 && $who" t_debug allvsone 3
+    fail 4 "BLACS HANG REPORT: process \{0,[13]\} has waited 2 s && receiving a broadcast of a 8 x 1 double matrix from \{0,0\} && $who" t_debug allvsone 2
+    fail 4 "disagree on the source or destination: \{0,0\} passes \{0,0\}, \{0,1\} passes \{0,3\} && $who" t_debug wrongsource 3
+    fail 4 "BLACS HANG REPORT && pnum 1 \{0,1\}: Cdgebr2d \(context 0, scope 'A', TOP ' '\): receiving a broadcast of a 8 x 1 double matrix from \{0,3\} && $who" t_debug wrongsource 2
+    fail 4 "BLACS_GRIDINIT: the processes of the system context set different message-ID ranges \(BLACS_SET code 1\) && $who" t_debug idrange
+    fail 2 "Cdgerv2d: receiving from this process itself \(\{0,1\}\) with no matching send made before && $who" t_debug selfrecv
+    fail 4 "BLACS_BARRIER: Unknown scope 'D': SCOPE must be 'R', 'C' or 'A' && $who" t_debug barrierscope
+    fail 2 "a deadlock: each of these receives from the next, which is receiving too: \{0,0\} <- \{0,1\} <- \{0,0\} && $who" t_debug deadlock
+    fail 4 "a deadlock: each of these receives from the next, which is receiving too: \{0,0\} <- \{0,1\} <- \{0,2\} <- \{0,3\} <- \{0,0\} && $who" t_debug deadlock
+    fail 2 "Csgerv2d: process \{0,0\} sends a 8 x 1 double matrix \(64 bytes\), this call receives a 4 x 4 real matrix \(64 bytes\) && $who" t_debug p2psize
+    pass 4 t_debug limit 64M
+    fail 4 "BLACS_BUFFER_LIMIT: 'abc' is not a size && $who" t_debug limit abc
+    fail 4 "BLACS_BUFFER_LIMIT: '-1' is not a size && $who" t_debug limit -1
+    pass 4 t_debug stats "$log/stats.csv"
+fi

@@ -30,6 +30,8 @@ program t_fortran
   integer :: iam, np, ictxt, sys, nprow, npcol, myrow, mycol, fails, ierr, i, j, k
   integer :: half, hctxt, sys10, mctxt, umap(2, 8), val(2), total, nr, nc
   integer :: ibuf(20), ibuf2(20)
+  integer :: level, level_status
+  character(len=8) :: level_text
   real :: sbuf(6, 3), sbuf2(6, 3)
   double precision :: dbuf(4, 4), dbuf2(4, 4), t0, t1
   complex :: cbuf(3), cbuf2(3)
@@ -45,7 +47,13 @@ program t_fortran
   call blacs_get(0, 0, sys)
   if (sys /= MPI_COMM_WORLD) call fail('BLACS_GET(0,0) is not MPI_COMM_WORLD')
   call blacs_get(-1, 2, i)
-  if (i /= 1) call fail('debug level')
+  call get_environment_variable('BLACS_DEBUG', level_text, status=level_status)
+  if (level_status == 0) then
+     read (level_text, *) level
+  else
+     level = 1
+  end if
+  if (i /= level) call fail('debug level')
   call blacs_get(-1, 1, val(1))     ! two integers, by sequence association
   if (val(1) /= 0 .or. val(2) < 32767) call fail('message id range')
   if (sys2blacs_handle(sys) /= sys .or. blacs2sys_handle(sys) /= sys) call fail('handles')

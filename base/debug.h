@@ -1,0 +1,50 @@
+/*
+ * base/debug.h - the debug and timing levels, chosen at run time (LAWN 73
+ * section 7.1.4), read once from the environment:
+ *
+ *   BLACS_DEBUG        0 or 1 (default): argument checks (they cost nothing
+ *                      measurable, so 0 keeps them);
+ *                      2: also every blocking wait polls, and a process
+ *                      that waits longer than BLACS_HANG_TIMEOUT reports
+ *                      what every process of its grid is doing; cheap local
+ *                      checks (a receive from itself with nothing sent);
+ *                      3: also the processes of a scope check that they
+ *                      agree before each broadcast or combine, and every
+ *                      point-to-point message is preceded by a small one
+ *                      describing it.
+ *   BLACS_HANG_TIMEOUT seconds before a hang report (default 60; 0: never)
+ *   BLACS_HANG_ACTION  abort (default): the report ends the job; wait: it
+ *                      is printed and the wait goes on (again after each
+ *                      further timeout)
+ *   BLACS_STATS        1: at BLACS_EXIT every process prints its
+ *                      statistics; a file name: they are written there as
+ *                      CSV; unset or 0: no statistics, no cost.
+ *
+ * Nothing here costs anything when the levels are off but reading an int.
+ */
+#ifndef BLX_DEBUG_H
+#define BLX_DEBUG_H
+
+#include "visibility.h"
+
+typedef struct blx_debug {
+    int level;           /* 0..3 */
+    double hang_timeout; /* seconds; 0: off */
+    int hang_wait;       /* keep waiting after a hang report */
+    int stats;           /* statistics are kept */
+    const char *stats_file; /* NULL: print them */
+} blx_debug;
+
+/* The settings (read from the environment at the first call). */
+BLX_INTERNAL const blx_debug *blx_debug_get(void);
+
+static inline int blx_debug_level(void) { return blx_debug_get()->level; }
+/* Blocking waits poll (level 2 and above). */
+static inline int blx_debug_polls(void) { return blx_debug_get()->level >= 2; }
+
+/* Seconds this thread has spent in blocking waits of the layers below the
+ * entry points (kept only with statistics on; read and reset by them). */
+BLX_INTERNAL double blx_debug_take_waited(void);
+BLX_INTERNAL void blx_debug_add_waited(double seconds);
+
+#endif

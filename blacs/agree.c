@@ -1,0 +1,152 @@
+/*
+ * blacs/agree.c - debug level 3: processes check that they agree.
+ *
+ * Broadcasts and combines: before the operation, the members of the scope
+ * compare what they were given (operation, type, the element count, the
+ * trapezoid, TOP and the BLACS_SET values it reads, the source or the
+ * destination, leave-on-one or on all, locations) with two non-blocking
+ * reductions (minimum and maximum) over the scope's agree communicator.
+ * Where they differ, the values are gathered and the first disagreement is
+ * reported, naming two processes and their values.  The waits poll (level
+ * 2): a member that never comes is a hang report, not a hang.
+ *
+ * Point-to-point: every message is preceded, on the grid's check
+ * communicator and with the same message ID, by a small one describing it;
+ * the receiver compares it with what it expects before receiving the data.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "watch.h"
+
+enum { V_OP, V_TYPE, V_COUNT, V_UPLO, V_DIAG, V_M, V_N, V_TOP, V_ALL, V_ROOT, V_LOCATED, V_RINGS, V_BRANCHES,
+       V_REPEAT, NV };
+static const char *const what[NV] = {
+    "the operation (1 broadcast, 2 sum, 3 absolute max, 4 absolute min)", "the type (0 i, 1 s, 2 d, 3 c, 4 z)",
+    "the number of elements", "UPLO", "DIAG", "M of the trapezoid", "N of the trapezoid", "TOP",
+    "leaving the result on all (1) or on one (0)", "the source or destination", "locations (LDIA != -1)",
+    "the rings of TOP 'M' (BLACS_SET 11 or 13)", "the branches of TOP 'T' (BLACS_SET 12 or 14)",
+    "repeatability (BLACS_SET 15)"};
+
+/* Scope member k's grid coordinates. */
+static void coords(const blx_ctx *c, const blx_scope *s, int k, int *row, int *col)
+{
+    int g = s->first + k * s->stride;
+    *row = g / c->npcol;
+    *col = g % c->npcol;
+}
+
+static void report(const blx_ctx *c, blx_scope *s, const blx_call *call, const int *all)
+{
+    for (int i = 0; i < NV; i++)
+        for (int k = 1; k < s->np; k++) {
+            int a = all[i], b = all[k * NV + i];
+            if (a == b)
+                continue;
+            int r0, c0, rk, ck;
+            coords(c, s, 0, &r0, &c0);
+            coords(c, s, k, &rk, &ck);
+            char va[16], vb[16];
+            if (i == V_TOP || i == V_UPLO || i == V_DIAG) {
+                snprintf(va, sizeof va, "'%c'", a);
+                snprintf(vb, sizeof vb, "'%c'", b);
+            } else if (i == V_ROOT) { /* members as coordinates */
+                int ra, ca, rb, cb;
+                coords(c, s, a, &ra, &ca);
+                coords(c, s, b, &rb, &cb);
+                snprintf(va, sizeof va, a < 0 ? "everyone" : "{%d,%d}", ra, ca);
+                snprintf(vb, sizeof vb, b < 0 ? "everyone" : "{%d,%d}", rb, cb);
+            } else {
+                snprintf(va, sizeof va, "%d", a);
+                snprintf(vb, sizeof vb, "%d", b);
+            }
+            blx_fatal_once(s->me == 0, c->handle, call->name,
+                           "the processes of scope '%c' disagree on %s: {%d,%d} passes %s, {%d,%d} passes %s "
+                           "(found at BLACS_DEBUG=3)",
+                           "RCA"[s->id], what[i], r0, c0, va, rk, ck, vb);
+        }
+}
+
+void blx_agree_collective(const blx_ctx *c, blx_scope *s, const blx_call *call, const blx_agreement *a)
+{
+    int v[NV] = {a->op,  (int)call->type, a->count, a->uplo,    a->diag,  a->m,        a->n,
+                 a->top, a->all,          a->root,  a->located, a->rings, a->branches, a->repeat};
+    int lo[NV], hi[NV];
+    MPI_Comm comm = c->agree[s->id];
+    blx_ep e = blx_scope_ep(c, s, 0, call->name);
+    MPI_Request r[2];
+    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, lo, NV, MPI_INT, MPI_MIN, comm, &r[0]), "MPI_Iallreduce");
+    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, hi, NV, MPI_INT, MPI_MAX, comm, &r[1]), "MPI_Iallreduce");
+    blx_wait_mpi(&e, &r[0], "MPI_Iallreduce");
+    blx_wait_mpi(&e, &r[1], "MPI_Iallreduce");
+    if (memcmp(lo, hi, sizeof lo) == 0)
+        return;
+    int *all = malloc((size_t)s->np * NV * sizeof *all);
+    if (all == NULL)
+        blx_fatal(c->handle, call->name, "the processes disagree (found at BLACS_DEBUG=3); out of memory to say how");
+    MPI_Request g;
+    blx_check_mpi(c->handle, call->name, MPI_Iallgather(v, NV, MPI_INT, all, NV, MPI_INT, comm, &g), "MPI_Iallgather");
+    blx_wait_mpi(&e, &g, "MPI_Iallgather");
+    report(c, s, call, all); /* every member reports the same; the first to abort ends the job */
+    free(all);
+}
+
+/* The description of a point-to-point message. */
+typedef struct p2p_header {
+    long long bytes;
+    int m, n, type;
+    char uplo, diag;
+} p2p_header;
+
+static const char *type_name(int t)
+{
+    static const char *const names[BLX_NTYPES] = {"integer", "real", "double", "complex", "double complex"};
+    return t >= 0 && t < BLX_NTYPES ? names[t] : "?";
+}
+
+static void describe(const p2p_header *h, char *buf, size_t len)
+{
+    if (h->uplo == 'G')
+        snprintf(buf, len, "a %d x %d %s matrix (%lld bytes)", h->m, h->n, type_name(h->type), h->bytes);
+    else
+        snprintf(buf, len, "a %d x %d %s trapezoid UPLO '%c' DIAG '%c' (%lld bytes)", h->m, h->n, type_name(h->type),
+                 h->uplo, h->diag, h->bytes);
+}
+
+static p2p_header header_of(const blx_call *call, const blx_shape *s)
+{
+    p2p_header h = {(long long)blx_shape_bytes(s), s->m, s->n, (int)call->type, s->uplo,
+                    s->uplo == 'G' ? 'N' : (s->unit ? 'U' : 'N')};
+    return h;
+}
+
+size_t blx_agree_header_bytes(void) { return sizeof(p2p_header); }
+
+void blx_agree_send(const blx_ctx *c, const blx_call *call, const blx_shape *s, blx_buf *b, size_t at, int dest,
+                    int tag)
+{
+    p2p_header h = header_of(call, s);
+    memcpy(b->data + at, &h, sizeof h);
+    blx_ep e = blx_grid_ep(c, tag, call->name);
+    e.comm = c->check;
+    blx_send_piece_buffered(&e, b, at, sizeof h, dest);
+}
+
+void blx_agree_recv(const blx_ctx *c, const blx_call *call, const blx_shape *s, int src, int tag)
+{
+    p2p_header got, want = header_of(call, s);
+    blx_ep e = blx_grid_ep(c, tag, call->name);
+    e.comm = c->check;
+    blx_recv(&e, &got, sizeof got, src);
+    /* a general matrix may be received with another M x N of the same size */
+    int same = got.bytes == want.bytes && got.type == want.type && got.uplo == want.uplo &&
+               (want.uplo == 'G' || (got.m == want.m && got.n == want.n && got.diag == want.diag));
+    if (same)
+        return;
+    char gs[128], ws[128];
+    describe(&got, gs, sizeof gs);
+    describe(&want, ws, sizeof ws);
+    blx_fatal(c->handle, call->name, "process {%d,%d} sends %s, this call receives %s (found at BLACS_DEBUG=3)",
+              src / c->npcol, src % c->npcol, gs, ws);
+}

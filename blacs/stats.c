@@ -1,0 +1,184 @@
+/*
+ * blacs/stats.c - statistics (BLACS_STATS): per routine family, TOP and the
+ * algorithm that ran, the calls, the bytes of a call (min, avg, max), the
+ * time inside the routines and the part of it spent waiting for messages.
+ *
+ * Every process keeps its own table (nothing is communicated while the
+ * program runs).  BLACS_EXIT prints it (BLACS_STATS=1) or appends it as CSV
+ * to the file BLACS_STATS names, which process 0 empties when it starts;
+ * Cblacs_stats / BLACS_STATS gathers the tables of a grid on its process
+ * {0,0}, which prints them merged, at any time.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "../base/debug.h"
+#include "watch.h"
+
+#define ROWS 64
+
+typedef struct stat_row {
+    char family[24];
+    char top;
+    char algorithm[48];
+    double calls, bytes, bmin, bmax, inside, waiting;
+} stat_row;
+
+static stat_row rows[ROWS];
+static int nrows;
+
+static const char *family_of(const blx_doing *d)
+{
+    switch (d->kind) {
+    case 's': return "send";
+    case 'r': return "receive";
+    case 'b': return "broadcast send";
+    case 'B': return "broadcast receive";
+    case 'c': return d->op == '+' ? "combine sum" : d->op == '>' ? "combine amx" : "combine amn";
+    default: return "barrier";
+    }
+}
+
+static stat_row *row_for(const char *family, char top, const char *algorithm)
+{
+    for (int i = 0; i < nrows; i++)
+        if (rows[i].top == top && strcmp(rows[i].family, family) == 0 && strcmp(rows[i].algorithm, algorithm) == 0)
+            return &rows[i];
+    stat_row *r = &rows[nrows < ROWS ? nrows++ : ROWS - 1]; /* the last row takes any overflow */
+    snprintf(r->family, sizeof r->family, "%s", family);
+    snprintf(r->algorithm, sizeof r->algorithm, "%s", algorithm);
+    r->top = top;
+    return r;
+}
+
+static void add(stat_row *r, double calls, double bytes, double bmin, double bmax, double inside, double waiting)
+{
+    r->bmin = r->calls == 0 || bmin < r->bmin ? bmin : r->bmin;
+    r->bmax = bmax > r->bmax ? bmax : r->bmax;
+    r->calls += calls;
+    r->bytes += bytes;
+    r->inside += inside;
+    r->waiting += waiting;
+}
+
+void blx_stats_count(const blx_doing *d, size_t bytes, const char *algorithm)
+{
+    double inside = MPI_Wtime() - d->since, waiting = blx_debug_take_waited();
+    add(row_for(family_of(d), d->top, algorithm ? algorithm : "-"), 1, (double)bytes, (double)bytes,
+        (double)bytes, inside, waiting);
+}
+
+static void print_table(FILE *f, const stat_row *t, int n, const char *title)
+{
+    fprintf(f, "%s\n", title);
+    fprintf(f, "| routine family | TOP | algorithm | calls | bytes min | bytes avg | bytes max | inside s | waiting s |\n");
+    fprintf(f, "|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "| %s | '%c' | %s | %.0f | %.0f | %.0f | %.0f | %.6f | %.6f |\n", t[i].family,
+                t[i].top ? t[i].top : '-', t[i].algorithm, t[i].calls, t[i].bmin,
+                t[i].calls ? t[i].bytes / t[i].calls : 0, t[i].bmax, t[i].inside, t[i].waiting);
+    fprintf(f, "\n");
+}
+
+static void write_csv(const char *path, int pnum)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+        blx_warn(-1, "BLACS_EXIT", "BLACS_STATS: cannot write '%s'", path);
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    FILE *f = fdopen(fd, "a");
+    if (lseek(fd, 0, SEEK_END) == 0)
+        fprintf(f, "pnum,family,top,algorithm,calls,bytes_min,bytes_avg,bytes_max,bytes_total,inside_s,waiting_s\n");
+    for (int i = 0; i < nrows; i++)
+        fprintf(f, "%d,%s,%c,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.9f,%.9f\n", pnum, rows[i].family,
+                rows[i].top == ' ' ? '_' : rows[i].top ? rows[i].top : '-', rows[i].algorithm, rows[i].calls, rows[i].bmin,
+                rows[i].calls ? rows[i].bytes / rows[i].calls : 0, rows[i].bmax, rows[i].bytes, rows[i].inside,
+                rows[i].waiting);
+    fflush(f);
+    flock(fd, LOCK_UN);
+    fclose(f);
+}
+
+void blx_stats_start(int pnum)
+{
+    const blx_debug *d = blx_debug_get();
+    if (d->stats_file != NULL && pnum == 0) { /* a fresh file for this run */
+        FILE *f = fopen(d->stats_file, "w");
+        if (f != NULL)
+            fclose(f);
+    }
+}
+
+void blx_stats_exit(int pnum)
+{
+    const blx_debug *d = blx_debug_get();
+    if (!d->stats || nrows == 0)
+        return;
+    if (d->stats_file != NULL) {
+        write_csv(d->stats_file, pnum);
+    } else {
+        char title[96];
+        snprintf(title, sizeof title, "BLACS statistics of process %d (BLACS_STATS=1):", pnum);
+        fflush(stdout);
+        print_table(stderr, rows, nrows, title);
+        fflush(stderr);
+    }
+    nrows = 0; /* reported: a later BLACS_EXIT starts from nothing */
+    memset(rows, 0, sizeof rows);
+}
+
+/* Merges the tables of every member of c's grid on member 0, which prints
+ * them (calls and bytes summed, times summed over the processes). */
+void blx_stats_gather(const blx_ctx *c)
+{
+    int size, me;
+    MPI_Comm_size(c->comm, &size);
+    MPI_Comm_rank(c->comm, &me);
+    int counts[1] = {nrows}, *all_counts = me == 0 ? malloc((size_t)size * sizeof(int)) : NULL;
+    MPI_Gather(counts, 1, MPI_INT, all_counts, 1, MPI_INT, 0, c->comm);
+    int *displs = NULL, total = 0;
+    stat_row *all = NULL;
+    if (me == 0) {
+        displs = malloc((size_t)size * sizeof *displs);
+        for (int r = 0; r < size; r++) {
+            displs[r] = total * (int)sizeof(stat_row);
+            total += all_counts[r];
+            all_counts[r] *= (int)sizeof(stat_row);
+        }
+        all = calloc((size_t)total + 1, sizeof *all);
+    }
+    MPI_Gatherv(rows, nrows * (int)sizeof(stat_row), MPI_BYTE, all, all_counts, displs, MPI_BYTE, 0, c->comm);
+    if (me == 0) {
+        stat_row merged[ROWS];
+        int n = 0;
+        for (int i = 0; i < total; i++) {
+            int j = 0;
+            while (j < n && !(merged[j].top == all[i].top && !strcmp(merged[j].family, all[i].family) &&
+                              !strcmp(merged[j].algorithm, all[i].algorithm)))
+                j++;
+            if (j == n && n < ROWS)
+                merged[n++] = (stat_row){.top = all[i].top};
+            if (j < n) {
+                memcpy(merged[j].family, all[i].family, sizeof merged[j].family);
+                memcpy(merged[j].algorithm, all[i].algorithm, sizeof merged[j].algorithm);
+                add(&merged[j], all[i].calls, all[i].bytes, all[i].bmin, all[i].bmax, all[i].inside, all[i].waiting);
+            }
+        }
+        char title[128];
+        snprintf(title, sizeof title, "BLACS statistics of the %d processes of context %d (%d x %d), summed:", size,
+                 c->handle, c->nprow, c->npcol);
+        fflush(stdout);
+        print_table(stdout, merged, n, title);
+        fflush(stdout);
+    }
+    free(all_counts);
+    free(displs);
+    free(all);
+}

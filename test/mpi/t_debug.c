@@ -1,0 +1,120 @@
+/*
+ * test/mpi/t_debug.c CASE [LEVEL] - the debug levels (BLACS_DEBUG) on the
+ * mistakes users make most; run-mpi.sh checks what each prints.
+ *
+ *   allvsone L     a combine where half the processes leave the result on
+ *                  all and the others on {0,0}, then a correct broadcast:
+ *                  level 3 names the disagreement, level 2 reports the hang
+ *   wrongsource L  a broadcast receiver naming the wrong source
+ *   idrange        BLACS_SET 1 (message-ID range) on some processes only:
+ *                  the next grid refuses to start (level 1)
+ *   selfrecv       a receive from oneself with nothing sent (level 2)
+ *   barrierscope   an unknown barrier scope (level 1)
+ *   deadlock       every process receives first (level 2: a hang report)
+ *   p2psize        sender and receiver describe different matrices of the
+ *                  same byte size (level 3: the description message)
+ *   limit V        BLACS_BUFFER_LIMIT=V, then a 1 MiB send: K/M/G suffixes
+ *                  accepted, garbage refused
+ *   stats FILE     BLACS_STATS=FILE: the CSV of every process after BLACS_EXIT
+ *
+ * Levels 2 and 3 run with BLACS_HANG_TIMEOUT=2 so hangs end quickly.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "mpitest.h"
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "", *arg = argc > 2 ? argv[2] : "1";
+    if (!strcmp(what, "allvsone") || !strcmp(what, "wrongsource"))
+        setenv("BLACS_DEBUG", arg, 1);
+    if (!strcmp(what, "selfrecv") || !strcmp(what, "deadlock"))
+        setenv("BLACS_DEBUG", "2", 1);
+    if (!strcmp(what, "p2psize"))
+        setenv("BLACS_DEBUG", "3", 1);
+    if (!strcmp(what, "limit"))
+        setenv("BLACS_BUFFER_LIMIT", arg, 1);
+    if (!strcmp(what, "stats"))
+        setenv("BLACS_STATS", arg, 1);
+    setenv("BLACS_HANG_TIMEOUT", "2", 1);
+    mpitest_start();
+    int ctxt, nprow, npcol, myrow, mycol;
+    double a[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    if (!strcmp(what, "idrange") && mt_rank % 2 == 1) {
+        int range[2] = {100, 10000};
+        Cblacs_set(-1, 1, range);
+    }
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "R", 1, mt_size);
+    Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+
+    if (!strcmp(what, "allvsone")) {
+        Cdgsum2d(ctxt, "All", " ", 8, 1, a, 8, mycol % 2 ? 0 : -1, 0);
+        if (mycol == 0)
+            Cdgebs2d(ctxt, "All", " ", 8, 1, a, 8);
+        else
+            Cdgebr2d(ctxt, "All", " ", 8, 1, a, 8, 0, 0);
+    }
+    if (!strcmp(what, "wrongsource")) {
+        if (mycol == 0)
+            Cdgebs2d(ctxt, "All", " ", 8, 1, a, 8);
+        else
+            Cdgebr2d(ctxt, "All", " ", 8, 1, a, 8, 0, mycol == 1 ? npcol - 1 : 0);
+    }
+    if (!strcmp(what, "selfrecv") && mycol == 1)
+        Cdgerv2d(ctxt, 8, 1, a, 8, 0, 1);
+    if (!strcmp(what, "barrierscope"))
+        Cblacs_barrier(ctxt, "Diagonal");
+    if (!strcmp(what, "deadlock")) {
+        Cdgerv2d(ctxt, 8, 1, a, 8, 0, (mycol + 1) % npcol);
+        Cdgesd2d(ctxt, 8, 1, a, 8, 0, (mycol + npcol - 1) % npcol);
+    }
+    if (!strcmp(what, "p2psize")) {
+        if (mycol == 0)
+            Cdgesd2d(ctxt, 8, 1, a, 8, 0, 1);
+        if (mycol == 1)
+            Cdgerv2d(ctxt, 2, 4, a, 2, 0, 0); /* legal: the same size */
+        if (mycol == 0)
+            Cdgesd2d(ctxt, 8, 1, a, 8, 0, 1);
+        if (mycol == 1)
+            Csgerv2d(ctxt, 4, 4, (float *)a, 4, 0, 0); /* the same bytes, another type */
+    }
+    if (!strcmp(what, "limit")) {
+        double *big = calloc(1 << 17, sizeof *big); /* 1 MiB */
+        Cdgesd2d(ctxt, 1 << 17, 1, big, 1 << 17, 0, (mycol + 1) % npcol);
+        Cdgerv2d(ctxt, 1 << 17, 1, big, 1 << 17, 0, (mycol + npcol - 1) % npcol);
+        free(big);
+    }
+    if (!strcmp(what, "stats")) {
+        for (int k = 0; k < 3; k++)
+            Cdgsum2d(ctxt, "All", "I", 8, 1, a, 8, -1, -1);
+        if (mycol == 0)
+            Cdgebs2d(ctxt, "Row", " ", 8, 1, a, 8);
+        else
+            Cdgebr2d(ctxt, "Row", " ", 8, 1, a, 8, 0, 0);
+        Cblacs_barrier(ctxt, "All");
+    }
+    Cblacs_gridexit(ctxt);
+    if (strcmp(what, "stats") == 0) { /* the table is written at BLACS_EXIT: look after it */
+        const char *file = getenv("BLACS_STATS");
+        Cblacs_exit(1);
+        MPI_Barrier(MPI_COMM_WORLD);
+        FILE *f = file ? fopen(file, "r") : NULL;
+        char line[512];
+        int rows = 0, header = 0, sums = 0, bcasts = 0, barriers = 0;
+        while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+            header += strncmp(line, "pnum,family,top,algorithm,calls", 31) == 0;
+            rows++;
+            sums += strstr(line, ",combine sum,I,ring,3,64,64,64,192,") != NULL;
+            bcasts += strstr(line, ",broadcast ") != NULL;
+            barriers += strstr(line, ",barrier,-,-,1,0,") != NULL;
+        }
+        if (f != NULL)
+            fclose(f);
+        CHECK(file != NULL && header == 1, "BLACS_STATS file %s: %d header lines", file ? file : "(unset)", header);
+        CHECK(sums == mt_size && barriers == mt_size && bcasts == mt_size,
+              "%d rows: %d sums, %d broadcasts, %d barriers for %d processes", rows, sums, bcasts, barriers, mt_size);
+    }
+    return mpitest_finish("t_debug");
+}
