@@ -12,11 +12,13 @@
  *   smpirun -np 64 -platform sim/cluster.xml -hostfile H build/sim/simbench \
  *       --sizes 8,64K,1M,8M --tops _IDSMFH123456789T --csv out.csv
  *
- * Timing: every operation runs once as a warm-up, then once more between an
- * MPI_Barrier and MPI_Wtime; the time reported is the largest over the
- * processes of (end - start).  In simulation MPI_Wtime is the simulated
- * clock, so one run is enough: the same run gives the same times to the last
- * bit (see sim/README.md).
+ * Timing: every operation runs once as a warm-up, then once more from a
+ * start that all processes share to the last (simulated) instant
+ * MPI_Wtime() tells one of them it is done: max over the processes of
+ * (end - start), the start being an MPI_Barrier followed by a sleep until a
+ * common simulated time (start_together).  In simulation MPI_Wtime is the
+ * simulated clock, so one run is enough: the same run gives the same times
+ * to the last bit (see sim/README.md).
  *
  * Checks: both runs of every operation check their data.  A broadcast: every
  * element on every process (receivers are cleared to -1 first).  A sum:
@@ -55,6 +57,7 @@
 #include <string.h>
 
 #include <mpi.h>
+#include <simgrid/actor.h>
 
 #include "blacs.h"
 
@@ -176,6 +179,24 @@ static void run_op(int op, char top, double *a, size_t n)
     }
 }
 
+/* Returns when every process has reached the same simulated time, and that
+ * time.  A barrier alone releases the processes a few alpha apart (more than
+ * a whole 8-byte broadcast at p = 256, hidden by eager sends), so after it
+ * everyone agrees on a start a little later and sleeps until then. */
+#define START_MARGIN 1e-3 /* s: far more than an allreduce's spread of exit times */
+static double start_together(void)
+{
+    double now, latest;
+    MPI_Barrier(MPI_COMM_WORLD);
+    now = MPI_Wtime();
+    MPI_Allreduce(&now, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    double start = latest + START_MARGIN;
+    if (MPI_Wtime() >= start)
+        die("process %d left the start allreduce after the common start", me);
+    sg_actor_sleep_until(start); /* MPI_Wtime() is SimGrid's clock */
+    return start;
+}
+
 /* Warm-up and timed run of one operation, both checked; returns the largest
  * time over the processes (rank 0 only). */
 static double measure(const config *c, int op, char top, double *a, size_t n, int shared,
@@ -191,8 +212,7 @@ static double measure(const config *c, int op, char top, double *a, size_t n, in
     for (int timed = 0; timed < 2; timed++) {
         unsigned s = ++*salt;
         fill(a, nc, op, me == 0, s);
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
+        double t0 = start_together();
         run_op(op, top, a, n);
         t = MPI_Wtime() - t0;
         if (c->inject && timed && me == (op == OP_REDUCE ? 0 : np - 1))
