@@ -13,12 +13,13 @@ SIM_SHARED_ABOVE=${SIM_SHARED_ABOVE:-16G}
 SIM_REF=${SIM_REF:-}
 PLATFORM=sim/cluster.xml
 
-# The simulation: CM02 (pure alpha-beta flows, no correction factors), no
-# computation (the combine arithmetic and memory copies cost no simulated
-# time), Open MPI's choice of collective algorithms for the MPI reference
-# times, warnings only.
-SIM_CFG=(--cfg=network/model:CM02 --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi
-         --log=root.thres:warning)
+# The simulation: CM02 (pure alpha-beta flows, no correction factors) with
+# independent directions (no 5% of each flow charged to the reverse link for
+# TCP acknowledgements), no computation (the combine arithmetic and memory
+# copies cost no simulated time), Open MPI's choice of collective algorithms
+# for the MPI reference times, warnings only.
+SIM_CFG=(--cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=smpi/simulate-computation:no
+         --cfg=smpi/coll-selector:ompi --log=root.thres:warning)
 
 bytes_of() { # 8, 64K, 1M, 2G -> bytes
     awk -v s="$1" 'BEGIN { m = 1; u = toupper(substr(s, length(s)))
