@@ -26,13 +26,13 @@ SIM_REF_LIB ?=
 
 # The library from the same sources and flags as build/libblacs.a, compiled
 # by smpicc (which maps MPI onto SMPI and lets every simulated process have
-# its own copy of the library's globals).
+# its own copy of the library's globals).  Computation takes no simulated
+# time, so optimisation flags only change how long a simulation runs, never
+# its results.
 $(SIM_B)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(call say,SMPICC,$<)
 	$(Q)$(SMPICC) $(CFLAGS) $(LIBFLAGS) -c $< -o $@
-
-$(SIM_B)/obj/blacs/ops.o: CFLAGS += -O3
 
 # simbench fills and checks every element of every simulated process (all
 # in one real process): let those loops vectorize.
