@@ -104,7 +104,7 @@ static void die(const char *fmt, ...)
 /* Element i of the vector of process `owner` is owner * 2^30 + h(i): an
  * integer below 2^40, different for every owner, index and salt (so that a
  * stale vector from the previous operation never passes), never negative.
- * The sum over p <= 1024 processes, 2^30 p(p-1)/2 + p h(i), stays below
+ * The sum over p <= 4096 processes, 2^30 p(p-1)/2 + p h(i), stays below
  * 2^53: exact whatever the order of the additions. */
 #define OWNER 1073741824.0 /* 2^30 */
 
@@ -372,6 +372,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     config c;
     parse(&c, argc, argv);
+    if (np > 4096)
+        die("%d processes: sums of more than 4096 would not be exact", np);
 
     /* The grid: 1 x p, process (0, j) is rank j of MPI_COMM_WORLD, so the
      * MPI collectives run on the same processes in the same order. */
