@@ -80,8 +80,8 @@ END {
     print "- broadcast: alpha ceil(log2 p) + n beta"
     print "- leave-on-all combine (allreduce): alpha ceil(log2 p) + 2 (p-1)/p n beta"
     print "- leave-on-one combine (reduce): alpha ceil(log2 p) + (p-1)/p n beta.  Our choice:"
-    print "  the root must receive (p-1)/p of the data volume (a reduce-scatter lower bound on"
-    print "  its link), and a result that depends on every process needs ceil(log2 p) steps."
+    print "  the data term of the reduce-scatter that every reduce contains (a root with one"
+    print "  link is bound by n beta, p/(p-1) more: see sim/README.md)."
     print ""
     print "/LB = time / lower bound; /MPI = time / the time of " mpiname["bcast"] ", " mpiname["allreduce"] " or"
     print mpiname["reduce"] " (sum) of the same size in the same simulation" (hasref ? "; ref = the reference BLACS built with smpicc." : ".")
