@@ -3,6 +3,7 @@
 #   make                 build/libblacs.so (+ soname links) and build/libblacs.a
 #   make check           every test: lint, unit, MPI, exported names, ASan/UBSan, the official tester
 #   make demo            build and run the demo on a 2 x 2 grid
+#   make sim             broadcasts and combines on up to 1024 simulated processes (sim/README.md)
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Compilers come from Open MPI's wrappers; override with MPICC=... MPIFC=...
@@ -171,6 +172,7 @@ check: lib
 	$(MAKE) --no-print-directory conformance && \
 	$(MAKE) --no-print-directory example-tests && \
 	$(MAKE) --no-print-directory bench-check && \
+	$(MAKE) --no-print-directory sim-check && \
 	echo "make check: all passed in $$(( $$(date +%s) - start )) s"
 
 # The measured broadcast schedule of every topology (LAWN 73 Table 9).
@@ -254,3 +256,4 @@ clean:
 	rm -rf $(B)
 
 include bench/bench.mk
+include sim/sim.mk

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tools/install-deps.sh - installs, from Debian 12's archive, everything the
-# build, the tests, the examples and the benchmarks need.  Run as root.
+# build, the tests, the examples and the benchmarks need (libsimgrid-dev and
+# time: the simulated runs of make sim).  Run as root.
 set -e
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
@@ -9,4 +10,5 @@ apt-get install -y -q --no-install-recommends \
     openmpi-bin libopenmpi-dev \
     libscalapack-openmpi-dev scalapack-mpi-test scalapack-test-common \
     libblas-dev liblapack-dev \
-    gnuplot-nox python3 valgrind clang-format
+    gnuplot-nox python3 valgrind clang-format \
+    libsimgrid-dev time

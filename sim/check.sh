@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# sim/check.sh - `make sim-check`: a p = 16 smoke run of `make sim` (under a
+# minute).  Small sizes and a few TOPs, laid out so that every memory mode
+# runs: 8 B and 64 KiB private (every element checked), 3 MiB with partially
+# shared vectors (the first element checked), 4 MiB with the library's
+# buffers shared too (the broadcasts' first element checked, sums not).  Then:
+#   - determinism: the same run again gives a byte-identical CSV;
+#   - a corrupted element makes simbench print VERIFY FAILED and fail;
+#   - the analysis writes its table and plots.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export SIM_SIZES=8,64K,3M,4M SIM_TOPS=_IS1H SIM_PRIVATE_MAX=16M SIM_SHARED_ABOVE=56M SIM_REF=
+. sim/common.sh
+
+fail() { echo "sim-check: FAILED: $*" >&2; exit 1; }
+[ -x "$BUILD/sim/simbench" ] || fail "$BUILD/sim/simbench is missing"
+work=$BUILD/sim/check
+rm -rf "$work"
+mkdir -p "$work/a" "$work/b" "$work/fault"
+t0=$SECONDS
+
+sim_run "$work/a/ours-p16" 16 "$BUILD/sim/simbench" --mpi yes || fail "the smoke run"
+sim_run "$work/b/ours-p16" 16 "$BUILD/sim/simbench" --mpi yes || fail "the second run"
+
+# 4 sizes x 3 operations x (5 TOPs + MPI)
+rows=$(($(wc -l <"$work/a/ours-p16.csv") - 1))
+[ "$rows" = 72 ] || fail "expected 72 measurements, got $rows"
+awk -F, 'NR > 1 && !($6 > 0) { bad = 1 } END { exit bad }' "$work/a/ours-p16.csv" ||
+    fail "a time is not positive"
+# what was checked, by size: 8 B and 64 KiB all, 3 MiB first, 4 MiB first (bcast) or none (sums)
+awk -F, 'NR > 1 {
+    want = $5 <= 65536 ? "all" : $5 == 3145728 ? "first" : $2 == "bcast" ? "first" : "none"
+    if ($7 != want) { print "sim-check: " $0 ": check should be " want; bad = 1 } }
+    END { exit bad }' "$work/a/ours-p16.csv" || fail "check column"
+cmp -s "$work/a/ours-p16.csv" "$work/b/ours-p16.csv" ||
+    { diff "$work/a/ours-p16.csv" "$work/b/ours-p16.csv" | head >&2; fail "two identical simulations gave different times"; }
+echo "sim-check: determinism: two runs, $rows identical times"
+
+SIM_SIZES=64K SIM_TOPS=_ SIM_OPS=bcast
+if sim_run "$work/fault/ours-p16" 16 "$BUILD/sim/simbench" --mpi no --inject-fault 2>/dev/null; then
+    fail "an injected fault went unnoticed"
+fi
+grep -q "VERIFY FAILED" "$work/fault/ours-p16.log" || fail "no VERIFY FAILED for an injected fault"
+echo "sim-check: an injected fault is caught"
+
+bash sim/analyze.sh "$work/a" >/dev/null
+grep -q "^| 16 | reduce | 'H' | 4194304 | none |" "$work/a/table.md" || fail "table.md lacks a row"
+[ "$(ls "$work"/a/*.png | wc -l)" = 12 ] || fail "expected 12 plots"
+echo "sim-check: analysis: $work/a/table.md and 12 plots"
+echo "sim-check: all passed in $((SECONDS - t0)) s"
