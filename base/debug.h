@@ -28,10 +28,10 @@
 #include "visibility.h"
 
 typedef struct blx_debug {
-    int level;           /* 0..3 */
-    double hang_timeout; /* seconds; 0: off */
-    int hang_wait;       /* keep waiting after a hang report */
-    int stats;           /* statistics are kept */
+    int level;              /* 0..3 */
+    double hang_timeout;    /* seconds; 0: off */
+    int hang_wait;          /* keep waiting after a hang report */
+    int stats;              /* statistics are kept */
     const char *stats_file; /* NULL: print them */
 } blx_debug;
 

@@ -64,7 +64,8 @@ size_t blx_env_bytes(const char *name, size_t dflt)
     if (s == NULL)
         return dflt;
     if (blx_parse_bytes(s, &v) != 0)
-        blx_fatal(-1, name, "'%s' is not a size: give bytes as digits with an optional K, M, G or T "
+        blx_fatal(-1, name,
+                  "'%s' is not a size: give bytes as digits with an optional K, M, G or T "
                   "(powers of 1024), e.g. 64M",
                   s);
     return v;

@@ -20,14 +20,37 @@
 
 #include "watch.h"
 
-enum { V_OP, V_TYPE, V_COUNT, V_UPLO, V_DIAG, V_M, V_N, V_TOP, V_ALL, V_ROOT, V_LOCATED, V_RINGS, V_BRANCHES,
-       V_REPEAT, NV };
-static const char *const what[NV] = {
-    "the operation (1 broadcast, 2 sum, 3 absolute max, 4 absolute min)", "the type (0 i, 1 s, 2 d, 3 c, 4 z)",
-    "the number of elements", "UPLO", "DIAG", "M of the trapezoid", "N of the trapezoid", "TOP",
-    "leaving the result on all (1) or on one (0)", "the source or destination", "locations (LDIA != -1)",
-    "the rings of TOP 'M' (BLACS_SET 11 or 13)", "the branches of TOP 'T' (BLACS_SET 12 or 14)",
-    "repeatability (BLACS_SET 15)"};
+enum {
+    V_OP,
+    V_TYPE,
+    V_COUNT,
+    V_UPLO,
+    V_DIAG,
+    V_M,
+    V_N,
+    V_TOP,
+    V_ALL,
+    V_ROOT,
+    V_LOCATED,
+    V_RINGS,
+    V_BRANCHES,
+    V_REPEAT,
+    NV
+};
+static const char *const what[NV] = {"the operation (1 broadcast, 2 sum, 3 absolute max, 4 absolute min)",
+                                     "the type (0 i, 1 s, 2 d, 3 c, 4 z)",
+                                     "the number of elements",
+                                     "UPLO",
+                                     "DIAG",
+                                     "M of the trapezoid",
+                                     "N of the trapezoid",
+                                     "TOP",
+                                     "leaving the result on all (1) or on one (0)",
+                                     "the source or destination",
+                                     "locations (LDIA != -1)",
+                                     "the rings of TOP 'M' (BLACS_SET 11 or 13)",
+                                     "the branches of TOP 'T' (BLACS_SET 12 or 14)",
+                                     "repeatability (BLACS_SET 15)"};
 
 /* Scope member k's grid coordinates. */
 static void coords(const blx_ctx *c, const blx_scope *s, int k, int *row, int *col)
@@ -76,17 +99,21 @@ void blx_agree_collective(const blx_ctx *c, blx_scope *s, const blx_call *call, 
     MPI_Comm comm = c->agree[s->id];
     blx_ep e = blx_scope_ep(c, s, 0, call->name);
     MPI_Request r[2];
-    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, lo, NV, MPI_INT, MPI_MIN, comm, &r[0]), "MPI_Iallreduce");
-    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, hi, NV, MPI_INT, MPI_MAX, comm, &r[1]), "MPI_Iallreduce");
+    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, lo, NV, MPI_INT, MPI_MIN, comm, &r[0]),
+                  "MPI_Iallreduce");
+    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, hi, NV, MPI_INT, MPI_MAX, comm, &r[1]),
+                  "MPI_Iallreduce");
     blx_wait_mpi(&e, &r[0], "MPI_Iallreduce");
     blx_wait_mpi(&e, &r[1], "MPI_Iallreduce");
     if (memcmp(lo, hi, sizeof lo) == 0)
         return;
     int *all = malloc((size_t)s->np * NV * sizeof *all);
     if (all == NULL)
-        blx_fatal(c->handle, call->name, "the processes disagree (found at BLACS_DEBUG=3); out of memory to say how");
+        blx_fatal(c->handle, call->name,
+                  "the processes disagree (found at BLACS_DEBUG=3); out of memory to say how");
     MPI_Request g;
-    blx_check_mpi(c->handle, call->name, MPI_Iallgather(v, NV, MPI_INT, all, NV, MPI_INT, comm, &g), "MPI_Iallgather");
+    blx_check_mpi(c->handle, call->name, MPI_Iallgather(v, NV, MPI_INT, all, NV, MPI_INT, comm, &g),
+                  "MPI_Iallgather");
     blx_wait_mpi(&e, &g, "MPI_Iallgather");
     report(c, s, call, all); /* every member reports the same; the first to abort ends the job */
     free(all);
@@ -110,21 +137,25 @@ static void describe(const p2p_header *h, char *buf, size_t len)
     if (h->uplo == 'G')
         snprintf(buf, len, "a %d x %d %s matrix (%lld bytes)", h->m, h->n, type_name(h->type), h->bytes);
     else
-        snprintf(buf, len, "a %d x %d %s trapezoid UPLO '%c' DIAG '%c' (%lld bytes)", h->m, h->n, type_name(h->type),
-                 h->uplo, h->diag, h->bytes);
+        snprintf(buf, len, "a %d x %d %s trapezoid UPLO '%c' DIAG '%c' (%lld bytes)", h->m, h->n,
+                 type_name(h->type), h->uplo, h->diag, h->bytes);
 }
 
 static p2p_header header_of(const blx_call *call, const blx_shape *s)
 {
-    p2p_header h = {(long long)blx_shape_bytes(s), s->m, s->n, (int)call->type, s->uplo,
+    p2p_header h = {(long long)blx_shape_bytes(s),
+                    s->m,
+                    s->n,
+                    (int)call->type,
+                    s->uplo,
                     s->uplo == 'G' ? 'N' : (s->unit ? 'U' : 'N')};
     return h;
 }
 
 size_t blx_agree_header_bytes(void) { return sizeof(p2p_header); }
 
-void blx_agree_send(const blx_ctx *c, const blx_call *call, const blx_shape *s, blx_buf *b, size_t at, int dest,
-                    int tag)
+void blx_agree_send(const blx_ctx *c, const blx_call *call, const blx_shape *s, blx_buf *b, size_t at,
+                    int dest, int tag)
 {
     p2p_header h = header_of(call, s);
     memcpy(b->data + at, &h, sizeof h);
@@ -147,6 +178,7 @@ void blx_agree_recv(const blx_ctx *c, const blx_call *call, const blx_shape *s, 
     char gs[128], ws[128];
     describe(&got, gs, sizeof gs);
     describe(&want, ws, sizeof ws);
-    blx_fatal(c->handle, call->name, "process {%d,%d} sends %s, this call receives %s (found at BLACS_DEBUG=3)",
-              src / c->npcol, src % c->npcol, gs, ws);
+    blx_fatal(c->handle, call->name,
+              "process {%d,%d} sends %s, this call receives %s (found at BLACS_DEBUG=3)", src / c->npcol,
+              src % c->npcol, gs, ws);
 }

@@ -46,7 +46,8 @@ static const char *family_of(const blx_doing *d)
 static stat_row *row_for(const char *family, char top, const char *algorithm)
 {
     for (int i = 0; i < nrows; i++)
-        if (rows[i].top == top && strcmp(rows[i].family, family) == 0 && strcmp(rows[i].algorithm, algorithm) == 0)
+        if (rows[i].top == top && strcmp(rows[i].family, family) == 0 &&
+            strcmp(rows[i].algorithm, algorithm) == 0)
             return &rows[i];
     stat_row *r = &rows[nrows < ROWS ? nrows++ : ROWS - 1]; /* the last row takes any overflow */
     snprintf(r->family, sizeof r->family, "%s", family);
@@ -55,7 +56,8 @@ static stat_row *row_for(const char *family, char top, const char *algorithm)
     return r;
 }
 
-static void add(stat_row *r, double calls, double bytes, double bmin, double bmax, double inside, double waiting)
+static void add(stat_row *r, double calls, double bytes, double bmin, double bmax, double inside,
+                double waiting)
 {
     r->bmin = r->calls == 0 || bmin < r->bmin ? bmin : r->bmin;
     r->bmax = bmax > r->bmax ? bmax : r->bmax;
@@ -75,7 +77,8 @@ void blx_stats_count(const blx_doing *d, size_t bytes, const char *algorithm)
 static void print_table(FILE *f, const stat_row *t, int n, const char *title)
 {
     fprintf(f, "%s\n", title);
-    fprintf(f, "| routine family | TOP | algorithm | calls | bytes min | bytes avg | bytes max | inside s | waiting s |\n");
+    fprintf(f, "| routine family | TOP | algorithm | calls | bytes min | bytes avg | bytes max | inside s | "
+               "waiting s |\n");
     fprintf(f, "|---|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < n; i++)
         fprintf(f, "| %s | '%c' | %s | %.0f | %.0f | %.0f | %.0f | %.6f | %.6f |\n", t[i].family,
@@ -95,12 +98,17 @@ static void write_csv(const char *path, int pnum)
     }
     FILE *f = fdopen(fd, "a");
     if (lseek(fd, 0, SEEK_END) == 0)
-        fprintf(f, "pnum,family,top,algorithm,calls,bytes_min,bytes_avg,bytes_max,bytes_total,inside_s,waiting_s\n");
+        fprintf(
+            f,
+            "pnum,family,top,algorithm,calls,bytes_min,bytes_avg,bytes_max,bytes_total,inside_s,waiting_s\n");
     for (int i = 0; i < nrows; i++)
         fprintf(f, "%d,%s,%c,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.9f,%.9f\n", pnum, rows[i].family,
-                rows[i].top == ' ' ? '_' : rows[i].top ? rows[i].top : '-', rows[i].algorithm, rows[i].calls, rows[i].bmin,
-                rows[i].calls ? rows[i].bytes / rows[i].calls : 0, rows[i].bmax, rows[i].bytes, rows[i].inside,
-                rows[i].waiting);
+                rows[i].top == ' ' ? '_'
+                : rows[i].top      ? rows[i].top
+                                   : '-',
+                rows[i].algorithm, rows[i].calls, rows[i].bmin,
+                rows[i].calls ? rows[i].bytes / rows[i].calls : 0, rows[i].bmax, rows[i].bytes,
+                rows[i].inside, rows[i].waiting);
     fflush(f);
     flock(fd, LOCK_UN);
     fclose(f);
@@ -168,12 +176,14 @@ void blx_stats_gather(const blx_ctx *c)
             if (j < n) {
                 memcpy(merged[j].family, all[i].family, sizeof merged[j].family);
                 memcpy(merged[j].algorithm, all[i].algorithm, sizeof merged[j].algorithm);
-                add(&merged[j], all[i].calls, all[i].bytes, all[i].bmin, all[i].bmax, all[i].inside, all[i].waiting);
+                add(&merged[j], all[i].calls, all[i].bytes, all[i].bmin, all[i].bmax, all[i].inside,
+                    all[i].waiting);
             }
         }
         char title[128];
-        snprintf(title, sizeof title, "BLACS statistics of the %d processes of context %d (%d x %d), summed:", size,
-                 c->handle, c->nprow, c->npcol);
+        snprintf(title, sizeof title,
+                 "BLACS statistics of the %d processes of context %d (%d x %d), summed:", size, c->handle,
+                 c->nprow, c->npcol);
         fflush(stdout);
         print_table(stdout, merged, n, title);
         fflush(stdout);

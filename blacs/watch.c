@@ -120,8 +120,8 @@ static void answer(const blx_ctx *c, int to, int round)
     char line[LINE];
     int pnum = -1;
     MPI_Comm_rank(MPI_COMM_WORLD, &pnum);
-    snprintf(line, sizeof line, "%d|%c|%d|%d|pnum %d {%d,%d}: ", round, now.kind ? now.kind : '-', now.row, now.col,
-             pnum, c->myrow, c->mycol);
+    snprintf(line, sizeof line, "%d|%c|%d|%d|pnum %d {%d,%d}: ", round, now.kind ? now.kind : '-', now.row,
+             now.col, pnum, c->myrow, c->mycol);
     blx_doing_describe(&now, line + strlen(line), sizeof line - strlen(line));
     MPI_Send(line, LINE, MPI_CHAR, to, TAG_ANSWER, c->watch); /* small: eager */
 }
@@ -238,10 +238,10 @@ static int hang_report(blx_ctx *c, double seconds)
     char mine[LINE];
     blx_doing_describe(&now, mine, sizeof mine);
     fflush(stdout);
-    fprintf(stderr, "BLACS HANG REPORT: process {%d,%d} has waited %.0f s (BLACS_HANG_TIMEOUT) in %s\n", c->myrow,
-            c->mycol, seconds, mine);
-    fprintf(stderr, "what the %d processes of context %d's %d x %d grid are doing:\n", size, c->handle, c->nprow,
-            c->npcol);
+    fprintf(stderr, "BLACS HANG REPORT: process {%d,%d} has waited %.0f s (BLACS_HANG_TIMEOUT) in %s\n",
+            c->myrow, c->mycol, seconds, mine);
+    fprintf(stderr, "what the %d processes of context %d's %d x %d grid are doing:\n", size, c->handle,
+            c->nprow, c->npcol);
     for (int r = 0; r < size; r++) {
         const char *a = answers != NULL ? answers + (size_t)r * LINE : "";
         if (r == me)
@@ -249,8 +249,10 @@ static int hang_report(blx_ctx *c, double seconds)
         else if (a[0] != '\0')
             fprintf(stderr, "  %s\n", strchr(strchr(strchr(a, '|') + 1, '|') + 1, '|') + 1);
         else
-            fprintf(stderr, "  {%d,%d}: no answer: not in a BLACS call (in its own code, finished, or in MPI "
-                    "outside the BLACS)\n", r / c->npcol, r % c->npcol);
+            fprintf(stderr,
+                    "  {%d,%d}: no answer: not in a BLACS call (in its own code, finished, or in MPI "
+                    "outside the BLACS)\n",
+                    r / c->npcol, r % c->npcol);
     }
     if (answers != NULL)
         find_cycle(c, answers, size, me);
@@ -277,7 +279,8 @@ void blx_watch_waiting(int ctxt, double seconds)
     }
     if (!d->hang_wait)
         blx_fatal_once(spoke, ctxt, now.routine ? now.routine : "BLACS",
-                       "waited %.0f s: a hang (report above; BLACS_HANG_ACTION=wait waits on instead)", seconds);
+                       "waited %.0f s: a hang (report above; BLACS_HANG_ACTION=wait waits on instead)",
+                       seconds);
 }
 
 void blx_watch_self_receive(const blx_ctx *c, const blx_call *call, int tag)

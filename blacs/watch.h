@@ -33,9 +33,9 @@ typedef struct blx_doing {
     int m, n;
     char uplo, diag; /* 'G' for general matrices */
     blx_type type;
-    int tag;         /* message ID, -1 until known */
-    double since;    /* MPI_Wtime() at entry */
-    int reports;     /* hang reports made during this call */
+    int tag;      /* message ID, -1 until known */
+    double since; /* MPI_Wtime() at entry */
+    int reports;  /* hang reports made during this call */
 } blx_doing;
 
 /* Whether calls are recorded at all (debug level >= 2 or statistics). */
@@ -69,28 +69,30 @@ BLX_INTERNAL void blx_stats_exit(int pnum);
 BLX_INTERNAL void blx_stats_gather(const blx_ctx *c);
 
 /* A recorded matrix call (NULL when nothing is recorded). */
-BLX_INTERNAL blx_doing *blx_doing_matrix(const blx_call *call, int ctxt, char kind, const blx_shape *s, int row,
-                                         int col);
+BLX_INTERNAL blx_doing *blx_doing_matrix(const blx_call *call, int ctxt, char kind, const blx_shape *s,
+                                         int row, int col);
 
 /* Level 3 (agree.c).  What the members of a scope must agree on before a
  * broadcast or combine (values that do not apply are 0). */
 typedef struct blx_agreement {
-    int op;                 /* 1 broadcast, 2 sum, 3 absolute max, 4 absolute min */
-    int count;              /* elements */
-    int uplo, diag, m, n;   /* trapezoids ('U'/'L', 'U'/'N', M, N); general: 'G', 0, 0, 0 */
-    int top;                /* the TOP letter, upper case */
-    int all, root;          /* leave-on-all; the source or destination member (-1: all) */
-    int located;            /* AMX/AMN with locations */
-    int rings, branches;    /* BLACS_SET 11/13 for 'M', 12/14 for 'T' */
-    int repeat;             /* BLACS_SET 15, combines */
+    int op;               /* 1 broadcast, 2 sum, 3 absolute max, 4 absolute min */
+    int count;            /* elements */
+    int uplo, diag, m, n; /* trapezoids ('U'/'L', 'U'/'N', M, N); general: 'G', 0, 0, 0 */
+    int top;              /* the TOP letter, upper case */
+    int all, root;        /* leave-on-all; the source or destination member (-1: all) */
+    int located;          /* AMX/AMN with locations */
+    int rings, branches;  /* BLACS_SET 11/13 for 'M', 12/14 for 'T' */
+    int repeat;           /* BLACS_SET 15, combines */
 } blx_agreement;
-BLX_INTERNAL void blx_agree_collective(const blx_ctx *c, blx_scope *s, const blx_call *call, const blx_agreement *a);
+BLX_INTERNAL void blx_agree_collective(const blx_ctx *c, blx_scope *s, const blx_call *call,
+                                       const blx_agreement *a);
 /* Point-to-point: the description sent with a message (from the end of its
  * send buffer) and checked by the receiver. */
 BLX_INTERNAL size_t blx_agree_header_bytes(void);
-BLX_INTERNAL void blx_agree_send(const blx_ctx *c, const blx_call *call, const blx_shape *s, blx_buf *b, size_t at,
-                                 int dest, int tag);
-BLX_INTERNAL void blx_agree_recv(const blx_ctx *c, const blx_call *call, const blx_shape *s, int src, int tag);
+BLX_INTERNAL void blx_agree_send(const blx_ctx *c, const blx_call *call, const blx_shape *s, blx_buf *b,
+                                 size_t at, int dest, int tag);
+BLX_INTERNAL void blx_agree_recv(const blx_ctx *c, const blx_call *call, const blx_shape *s, int src,
+                                 int tag);
 
 /* The end of a recorded call: counted (statistics on) and forgotten. */
 static inline void blx_doing_done(blx_doing *d, size_t bytes, const char *algorithm)

@@ -68,7 +68,7 @@
 #define ALL_TOPS " IDSMFH123456789T"
 #define MAX_SIZES 64
 #define HEAD ((size_t)1 << 20) /* private head of a partially shared vector: one shared-malloc block */
-#define CLEARED (-1.0)          /* no pattern value is negative */
+#define CLEARED (-1.0)         /* no pattern value is negative */
 
 enum { OP_BCAST, OP_ALLREDUCE, OP_REDUCE, NOPS };
 static const char *const op_name[NOPS] = {"bcast", "allreduce", "reduce"};
@@ -78,9 +78,9 @@ typedef struct {
     int nsizes;
     char tops[32];
     int ops[NOPS];
-    int mpi;             /* 0: BLACS only, 1: BLACS and MPI, 2: MPI only */
+    int mpi; /* 0: BLACS only, 1: BLACS and MPI, 2: MPI only */
     const char *impl, *csv;
-    double private_max;  /* p * bytes above this: partially shared vectors */
+    double private_max; /* p * bytes above this: partially shared vectors */
     int unchecked_combines;
     int inject; /* --inject-fault: corrupt one received element, to test the checks */
 } config;
@@ -148,8 +148,10 @@ static void verify(const double *a, size_t n, int op, unsigned salt, const char 
     for (size_t i = 0; diff && i < n; i++) {
         double want = base + mult * h(i, s);
         if (memcmp(&a[i], &want, sizeof want) != 0) {
-            fprintf(stderr, "simbench: VERIFY FAILED %s on process %d of %d, element %zu of the %zu checked: "
-                    "got %.17g, want %.17g\n", what, me, np, i, n, a[i], want);
+            fprintf(stderr,
+                    "simbench: VERIFY FAILED %s on process %d of %d, element %zu of the %zu checked: "
+                    "got %.17g, want %.17g\n",
+                    what, me, np, i, n, a[i], want);
             fflush(stderr);
             exit(3);
         }
@@ -203,8 +205,8 @@ static double start_together(double margin)
 
 /* Warm-up and timed run of one operation, both checked; returns the largest
  * time over the processes (rank 0 only). */
-static double measure(const config *c, int op, char top, double *a, size_t n, int shared,
-                      unsigned *salt, const char **check)
+static double measure(const config *c, int op, char top, double *a, size_t n, int shared, unsigned *salt,
+                      const char **check)
 {
     char what[64];
     snprintf(what, sizeof what, "%s %s TOP '%c' %zu bytes", top ? c->impl : "mpi", op_name[op],
@@ -233,7 +235,10 @@ static void row(const char *impl, int op, char top, size_t bytes, double t, cons
 {
     if (me != 0)
         return;
-    fprintf(out, "%s,%s,%c,%d,%zu,%.6f,%s\n", impl, op_name[op], top == ' ' ? '_' : top ? top : '-',
+    fprintf(out, "%s,%s,%c,%d,%zu,%.6f,%s\n", impl, op_name[op],
+            top == ' ' ? '_'
+            : top      ? top
+                       : '-',
             np, bytes, t * 1e6, check);
     fflush(out);
 }
@@ -312,7 +317,8 @@ static void parse_ops(config *c, const char *s)
 static void usage(void)
 {
     if (me == 0)
-        printf("usage: simbench [--sizes 8,64K,1M,8M] [--tops _IDSMFH123456789T] [--ops bcast,allreduce,reduce]\n"
+        printf("usage: simbench [--sizes 8,64K,1M,8M] [--tops _IDSMFH123456789T] [--ops "
+               "bcast,allreduce,reduce]\n"
                "                [--mpi yes|no|only] [--impl NAME] [--csv FILE] [--private-max BYTES]\n"
                "                [--unchecked-combines] [--inject-fault]\n"
                "  '_' in --tops is the blank (default) TOP.  Vectors of p * bytes > --private-max\n"

@@ -112,9 +112,11 @@ int main(int argc, char **argv)
         }
         if (f != NULL)
             fclose(f);
-        CHECK(file != NULL && header == 1, "BLACS_STATS file %s: %d header lines", file ? file : "(unset)", header);
+        CHECK(file != NULL && header == 1, "BLACS_STATS file %s: %d header lines", file ? file : "(unset)",
+              header);
         CHECK(sums == mt_size && barriers == mt_size && bcasts == mt_size,
-              "%d rows: %d sums, %d broadcasts, %d barriers for %d processes", rows, sums, bcasts, barriers, mt_size);
+              "%d rows: %d sums, %d broadcasts, %d barriers for %d processes", rows, sums, bcasts, barriers,
+              mt_size);
     }
     return mpitest_finish("t_debug");
 }
