@@ -23,7 +23,7 @@
  * on both sides (the grid's model), non-decreasing in n (blx_cut_make). */
 static blx_cut p2p_cut(const blx_ctx *c, size_t n)
 {
-    blx_plan plan = blx_model_plan(&c->model, 2, 1, n, 1);
+    blx_plan plan = blx_model_chain_plan(&c->model, 2, n, 1);
     return blx_cut_make(n, plan.piece, 1);
 }
 

@@ -66,6 +66,16 @@ static void flags_table(void)
     printf("\n");
 }
 
+/* A route in words: trees with their radix. */
+static const char *route_name(const blx_route *r, char *buf, size_t len)
+{
+    if (r->topo == &blx_topo_general_tree)
+        snprintf(buf, len, r->param == 1 ? "binomial tree" : "tree of radix %d", r->param + 1);
+    else
+        snprintf(buf, len, "%s", r->topo->name);
+    return buf;
+}
+
 /* The default's algorithm for every (scope size, size) of a table. */
 static void default_table(void)
 {
@@ -99,7 +109,8 @@ static void default_table(void)
                     blx_route_bcast(&r, ' ', &in);
                 else
                     blx_route_combine(&r, ' ', &in);
-                printf(" %s |", r.topo->name);
+                char name[64];
+                printf(" %s |", route_name(&r, name, sizeof name));
             }
             printf("\n");
             blx_tree_cache_free(&trees);

@@ -28,5 +28,7 @@ const blx_topology blx_topo_fully_connected = {
     .bcast_recv = blx_tree_bcast,
     .combine_tree = fully_connected_tree,
     .combine = blx_tree_combine,
+    .bcast_cost = blx_tree_bcast_cost,
+    .combine_cost = blx_tree_combine_cost,
     .flags = BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
 };

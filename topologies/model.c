@@ -12,12 +12,13 @@
 /* Pieces smaller than this cost more in per-message work than they gain in
  * overlap on any machine we know of. */
 #define PIECE_MIN ((size_t)8 << 10)
+#define WINDOW_MAX 16
 
 blx_model blx_model_default(void)
 {
     /* shared memory on a small node: about a microsecond a message, a few
-     * GB/s a copy, and every receiver copying at once */
-    blx_model m = {1e-6, 2.5e-10, 2.5e-10, 4};
+     * GB/s a copy, two receivers copying at once */
+    blx_model m = {1e-6, 2.5e-10, 2.5e-10, 2e-7, 2};
     return m;
 }
 
@@ -42,6 +43,8 @@ int blx_model_parse(const char *text, blx_model *m)
             v.beta = x;
         else if (strcmp(name, "gamma") == 0)
             v.gamma = x;
+        else if (strcmp(name, "overhead") == 0)
+            v.overhead = x;
         else if (strcmp(name, "window") == 0 && x >= 1 && x <= 64 && x == floor(x))
             v.window = (int)x;
         else
@@ -52,74 +55,151 @@ int blx_model_parse(const char *text, blx_model *m)
     return 0;
 }
 
-void blx_model_tree_steps(const blx_model *m, const blx_tree *t, int *L, int *D)
+int blx_model_window(const blx_model *m, double s)
 {
-    blx_tree *memo = (blx_tree *)t; /* a cache inside the (cached) tree */
-    if (memo->memo_window != m->window) {
-        int w = m->window, last = 0, most = 0, head = 0, tail = 1;
-        int *at = calloc((size_t)t->np, sizeof *at), *queue = malloc((size_t)t->np * sizeof *queue);
-        if (at == NULL || queue == NULL) { /* cannot measure: as if one send at a time */
-            free(at);
-            free(queue);
-            *L = t->nsteps;
-            *D = t->np - 1;
-            return;
-        }
-        queue[0] = 0; /* breadth first, so a node's time is known before its children's */
-        while (head < tail) {
-            int r = queue[head++], nk = blx_tree_nkids(t, r);
-            const int *kids = blx_tree_kids(t, r);
-            for (int j = 0; j < nk; j++) {
-                at[kids[j]] = at[r] + j / w + 1;
-                last = at[kids[j]] > last ? at[kids[j]] : last;
-                queue[tail++] = kids[j];
-            }
-            most = (nk + w - 1) / w > most ? (nk + w - 1) / w : most;
-        }
-        free(at);
-        free(queue);
-        memo->memo_L = last;
-        memo->memo_D = most;
-        memo->memo_window = m->window;
-    }
-    *L = memo->memo_L;
-    *D = memo->memo_D;
+    if (m->beta <= 0 || s <= 0)
+        return WINDOW_MAX;
+    double w = 1 + floor(m->alpha / (s * m->beta));
+    return w > WINDOW_MAX ? WINDOW_MAX : (int)w;
 }
 
-blx_plan blx_model_plan(const blx_model *m, int L, int D, size_t n, size_t unit)
+/* A stream of pieces keeps the link busy only if the next piece is on its
+ * way before this one has gone out: one more in flight than fit in a
+ * latency, rounded up (a whole message rounds down: a second large message
+ * in flight only halves the first one's share of the link). */
+static int piece_window(const blx_model *m, double s)
 {
-    blx_plan plan = {n + 1, m->window}; /* whole */
-    if (n < 2 * PIECE_MIN || L <= D || D < 1 || m->alpha <= 0 || m->beta <= 0)
-        return plan; /* short, or every piece waits for the bottleneck: nothing to gain */
-    /* s* = n / k* = sqrt(n D alpha / ((L - D) beta)): non-decreasing in n,
-     * as blx_cut_make asks */
-    double s = sqrt((double)n * D * m->alpha / ((L - D) * m->beta));
+    if (m->beta <= 0 || s <= 0)
+        return WINDOW_MAX;
+    double w = 1 + ceil(m->alpha / (s * m->beta));
+    return w > WINDOW_MAX ? WINDOW_MAX : (int)w;
+}
+
+/* The steps of t for window W, breadth first from the root (a node's
+ * times are known before its children's); dmax: the most children. */
+static blx_steps measure(const blx_tree *t, int W, int links, int *dmax)
+{
+    int np = t->np, head = 0, tail = 1, L[3] = {0, 0, 0};
+    int *q = malloc((size_t)np * 4 * sizeof *q);
+    *dmax = 0;
+    if (q == NULL) /* as if one send at a time along a chain */
+        return (blx_steps){np - 1, np - 1, np - 1, 1, 1, 1};
+    int *la = q + np, *lb = la + np, *lo = lb + np;
+    q[0] = la[0] = lb[0] = lo[0] = 0;
+    while (head < tail) {
+        int r = q[head++], d = blx_tree_nkids(t, r);
+        const int *kids = blx_tree_kids(t, r);
+        for (int j = 0; j < d; j++) {
+            int c = kids[j];
+            la[c] = la[r] + j / W + 1;
+            lb[c] = lb[r] + j / links + 1;
+            lo[c] = lo[r] + j + 1;
+            L[0] = la[c] > L[0] ? la[c] : L[0];
+            L[1] = lb[c] > L[1] ? lb[c] : L[1];
+            L[2] = lo[c] > L[2] ? lo[c] : L[2];
+            q[tail++] = c;
+        }
+        *dmax = d > *dmax ? d : *dmax;
+    }
+    free(q);
+    return (blx_steps){L[0], L[1], L[2], 0, 0, 0};
+}
+
+/* A node with d children and W sends in flight streams a piece out every
+ * d (alpha / W + s beta / window + overhead). */
+static void per_piece(const blx_model *m, int W, double d, blx_steps *st)
+{
+    st->da = d / W;
+    st->db = d / m->window;
+    st->dd = d;
+}
+
+blx_steps blx_model_tree_steps(const blx_model *m, const blx_tree *t, int W)
+{
+    blx_tree *memo = (blx_tree *)t; /* a cache inside the (cached) tree */
+    W = W < 1 ? 1 : (W > WINDOW_MAX ? WINDOW_MAX : W);
+    if (memo->memo_links != m->window) {
+        memset(memo->memo, 0, sizeof memo->memo);
+        memo->memo_links = m->window;
+    }
+    int *slot = memo->memo[W];
+    if (!slot[4]) {
+        int dmax;
+        blx_steps st = measure(t, W, m->window, &dmax);
+        int v[5] = {(int)st.la, (int)st.lb, (int)st.lo, dmax, 1};
+        memcpy(slot, v, sizeof v);
+    }
+    blx_steps st = {slot[0], slot[1], slot[2], 0, 0, 0};
+    per_piece(m, W, slot[3], &st);
+    return st;
+}
+
+/* A chain of 'hops' links (point-to-point: copy, then move: 2). */
+static blx_steps chain_steps(const blx_model *m, const void *hops, int W)
+{
+    double h = *(const int *)hops;
+    blx_steps st = {h, h, h, 0, 0, 0};
+    per_piece(m, W, 1, &st);
+    return st;
+}
+
+blx_plan blx_model_chain_plan(const blx_model *m, int hops, size_t n, size_t unit)
+{
+    return blx_model_plan(m, chain_steps, &hops, n, unit);
+}
+
+static double piece_size(const blx_model *m, const blx_steps *st, double n)
+{
+    double per_piece = st->da * m->alpha + st->dd * m->overhead;
+    return sqrt(n * per_piece / ((st->lb - st->db) * m->beta));
+}
+
+blx_plan blx_model_plan(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n, size_t unit)
+{
+    blx_plan plan = {n + 1, blx_model_window(m, (double)n)}; /* whole */
+    if (n < 2 * PIECE_MIN || m->alpha <= 0 || m->beta <= 0)
+        return plan;
+    blx_steps st = steps(m, shape, 1);
+    if (st.lb <= st.db)
+        return plan; /* every piece waits for the bottleneck: pipelining gains nothing */
+    /* the piece for one send at a time, then again for the window that
+     * piece size calls for: s = n / k* = sqrt(n D_alpha / ((L_beta - D_beta) beta));
+     * each step is non-decreasing in n, as blx_cut_make asks */
+    double s = piece_size(m, &st, (double)n);
+    st = steps(m, shape, piece_window(m, s));
+    s = piece_size(m, &st, (double)n);
     if (s < (double)PIECE_MIN)
         s = (double)PIECE_MIN;
-    if (s < (double)n)
+    if (s < (double)n) {
         plan.piece = (size_t)s / unit * unit;
+        plan.window = piece_window(m, (double)plan.piece);
+    }
     return plan;
 }
 
-double blx_model_time(const blx_model *m, int L, int D, size_t n)
+double blx_model_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n)
 {
-    blx_plan plan = blx_model_plan(m, L, D, n, 1);
+    blx_plan plan = blx_model_plan(m, steps, shape, n, 1);
+    blx_steps st = steps(m, shape, plan.window);
     double s = plan.piece > n ? (double)n : (double)plan.piece, k = s > 0 ? ceil((double)n / s) : 1;
-    return (L + (k - 1) * D) * (m->alpha + s * m->beta);
+    double first = st.la * m->alpha + st.lb * s * m->beta + st.lo * m->overhead;
+    double then = st.da * m->alpha + st.db * s * m->beta + st.dd * m->overhead;
+    return first + (k - 1) * then;
+}
+
+static blx_steps tree_steps(const blx_model *m, const void *t, int W)
+{
+    return blx_model_tree_steps(m, t, W);
 }
 
 blx_plan blx_model_tree_plan(const blx_model *m, const blx_tree *t, size_t n, size_t unit)
 {
-    int L, D;
-    if (t->np < 3)
-        return (blx_plan){n + 1, m->window};
-    blx_model_tree_steps(m, t, &L, &D);
-    return blx_model_plan(m, L, D, n, unit);
+    if (t->np < 3) /* one edge: nothing to pipeline */
+        return (blx_plan){n + 1, blx_model_window(m, (double)n)};
+    return blx_model_plan(m, tree_steps, t, n, unit);
 }
 
 double blx_model_tree_time(const blx_model *m, const blx_tree *t, size_t n)
 {
-    int L, D;
-    blx_model_tree_steps(m, t, &L, &D);
-    return blx_model_time(m, L, D, n);
+    return blx_model_time(m, tree_steps, t, n);
 }

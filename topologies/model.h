@@ -1,27 +1,32 @@
 /*
- * topologies/model.h - the alpha-beta-gamma cost model: how long moving data
- * takes, so that a topology can choose how to cut a message into pieces and
- * the default TOP can choose an algorithm.
+ * topologies/model.h - the cost model: how long moving data takes, so that a
+ * topology can choose how to cut a message into pieces and how many to keep
+ * in flight, and the default TOP can choose an algorithm.
  *
- * A message of n bytes between two processes costs alpha + n beta; folding
- * n bytes of a combine costs n gamma.  'window' says how many transfers a
- * process's link carries at full speed at once: 1 for a network link, whose
- * bandwidth every message in flight shares; more on shared memory, where
- * every receiver copies with a core of its own.
+ * A message of s bytes between two processes costs alpha + s beta, of which
+ * the sender spends o (overhead) before it can start the next; folding s
+ * bytes of a combine costs s gamma.  Messages in flight at once overlap
+ * their latencies alpha; their bytes share the sender's link, which carries
+ * 'window' transfers at full speed (1 on a network link; more on shared
+ * memory, where every receiver copies with a core of its own).
  *
  * A pipelined tree.  Cut n bytes into k pieces of s = n/k bytes.  A node
- * forwards each piece to its children in order, at most 'window' sends at
- * once, so one piece costs a node with d children about ceil(d / window)
- * (alpha + s beta).  With L such steps before the first piece reaches the
- * last node and D the most steps any node spends per piece,
+ * forwards each piece to its d children in order, at most W sends in flight
+ * (W = 1 + ceil(alpha / (s beta)): enough pieces to cover one latency; a
+ * message sent whole takes 1 + floor(alpha / (n beta)), so that large ones
+ * go out one at a time, largest subtree first), so one piece costs it about
+ *     D(s) = ceil(d/W) alpha + ceil(d/window) s beta + d o,
+ * and the j-th child (from 0) gets it (floor(j/W) + 1) alpha +
+ * (floor(j/window) + 1) s beta + (j + 1) o after its parent.  With L(s) the
+ * longest such sum from the root to a leaf and D(s) the largest over nodes,
  *
- *      T(k) = (L + (k - 1) D) (alpha + n beta / k)
- *      k*   = sqrt((L - D) n beta / (D alpha))
- *      T*   = D n beta + (L - D) alpha + 2 sqrt((L - D) D alpha n beta)
+ *      T(k) = L(s) + (k - 1) D(s)
  *
- * A chain of p (L = p - 1, D = 1) then costs about n beta + p alpha +
- * 2 sqrt(p alpha n beta) instead of (p - 1)(alpha + n beta); a binomial tree
- * (L = D = log2 p) gains nothing, and its best is k = 1.
+ * which the plan minimizes: k* = sqrt((L_beta - D_beta) n beta / D_alpha),
+ * the alpha, beta and o parts written apart.  A chain of p (every d = 1,
+ * W = 1) then costs about n beta + p alpha + 2 sqrt(p alpha n beta) instead
+ * of (p - 1)(alpha + n beta); a binomial tree gains nothing (its best is
+ * k = 1); a short message (s beta << alpha) goes out to all children at once.
  *
  * Every member of a scope must reach the same plan, so plans depend only on
  * values all members share: the model (the same on every member of a grid,
@@ -36,16 +41,17 @@
 #include "tree.h"
 
 typedef struct blx_model {
-    double alpha; /* seconds per message */
-    double beta;  /* seconds per byte on one link */
-    double gamma; /* seconds per byte folded */
-    int window;   /* transfers a link carries at full speed at once (>= 1) */
+    double alpha;    /* seconds per message (latency) */
+    double beta;     /* seconds per byte on one link */
+    double gamma;    /* seconds per byte folded */
+    double overhead; /* seconds a sender spends per message */
+    int window;      /* transfers a link carries at full speed at once (>= 1) */
 } blx_model;
 
 /* This machine's shared memory (the default); see the README. */
 BLX_INTERNAL blx_model blx_model_default(void);
-/* Reads "alpha=1e-6,beta=1e-10,gamma=0,window=1" (any subset, any order)
- * over *m; returns 0, or -1 (and *m unchanged) on anything else. */
+/* Reads "alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1" (any subset,
+ * any order) over *m; returns 0, or -1 (and *m unchanged) on anything else. */
 BLX_INTERNAL int blx_model_parse(const char *text, blx_model *m);
 
 /* How a message moves along a tree: its pieces and the sends a node keeps
@@ -55,16 +61,31 @@ typedef struct blx_plan {
     int window;   /* sends in flight per node */
 } blx_plan;
 
-/* The best plan for n bytes on a pipeline of L steps with bottleneck D (as
- * defined above; pieces a multiple of unit bytes), and its modelled time. */
-BLX_INTERNAL blx_plan blx_model_plan(const blx_model *m, int L, int D, size_t n, size_t unit);
-BLX_INTERNAL double blx_model_time(const blx_model *m, int L, int D, size_t n);
-/* The same for tree t. */
+/* A pipeline's shape in the terms above: per piece, the steps of latency,
+ * of bytes and of overhead on the longest path (L) and at the busiest node
+ * (D), for a window W. */
+typedef struct blx_steps {
+    double la, lb, lo; /* L: alpha, beta and overhead steps */
+    double da, db, dd; /* D */
+} blx_steps;
+
+/* The steps of tree t when its nodes keep W sends in flight. */
+BLX_INTERNAL blx_steps blx_model_tree_steps(const blx_model *m, const blx_tree *t, int W);
+/* The window that covers one latency with pieces of s bytes (1 .. 16). */
+BLX_INTERNAL int blx_model_window(const blx_model *m, double s);
+
+/* The best plan for n bytes along a pipeline whose steps steps(W) gives
+ * (pieces a multiple of unit bytes; the piece size non-decreasing in n), and
+ * its modelled time. */
+typedef blx_steps (*blx_steps_fn)(const blx_model *m, const void *shape, int W);
+BLX_INTERNAL blx_plan blx_model_plan(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n,
+                                     size_t unit);
+BLX_INTERNAL double blx_model_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n);
+/* The same for a chain of 'hops' links (a point-to-point message packed and
+ * sent piece by piece is a chain of 2: copy, move). */
+BLX_INTERNAL blx_plan blx_model_chain_plan(const blx_model *m, int hops, size_t n, size_t unit);
+/* The same for a tree. */
 BLX_INTERNAL blx_plan blx_model_tree_plan(const blx_model *m, const blx_tree *t, size_t n, size_t unit);
 BLX_INTERNAL double blx_model_tree_time(const blx_model *m, const blx_tree *t, size_t n);
-
-/* Steps of a tree under a window: L (first piece to the last node) and D
- * (the most any node spends per piece), as defined above. */
-BLX_INTERNAL void blx_model_tree_steps(const blx_model *m, const blx_tree *t, int *L, int *D);
 
 #endif

@@ -14,10 +14,12 @@
  * The default ' ' takes, among a few candidate algorithms per operation, the
  * one whose modelled time (model.h; each algorithm's file gives its formula)
  * is least for this scope size and message size, the first on a tie:
- *   broadcast:      binomial tree; scatter + recursive-doubling allgather;
- *                   scatter + ring allgather; pipelined chain; two trees
- *   combine to one: binomial fan-in; pipelined chain fan-in; reduce-scatter
- *                   + gather (vectors that may be cut between elements)
+ *   broadcast:      binomial tree and wider ones (radix 4 to flat: short
+ *                   messages whose sends overlap); scatter +
+ *                   recursive-doubling allgather; scatter + ring allgather;
+ *                   pipelined chain; two trees
+ *   combine to one: binomial and wider fan-ins; pipelined chain fan-in;
+ *                   reduce-scatter + gather (vectors that may be cut)
  *   to all:         bidirectional exchange; reduce-scatter + allgather; the
  *                   fan-ins above followed by the best broadcast
  * The costs depend only on values every member of the scope shares (the
@@ -94,7 +96,12 @@ typedef struct {
 } candidate;
 
 static const candidate bcast_candidates[] = {
-    {&blx_topo_general_tree, 'T', 1, 0},    /* binomial tree */
+    {&blx_topo_general_tree, 'T', 1, 0}, /* binomial tree */
+    {&blx_topo_general_tree, 'T', 3, 0}, /* wider trees: short messages, when sends overlap */
+    {&blx_topo_general_tree, 'T', 7, 0},
+    {&blx_topo_general_tree, 'T', 15, 0},
+    {&blx_topo_general_tree, 'T', 63, 0},
+    {&blx_topo_fully_connected, 'F', 0, 0}, /* the source sends to all */
     {&blx_topo_scatter_doubling, 0, 0, 0},  /* scatter + recursive-doubling allgather */
     {&blx_topo_scatter_allgather, 0, 0, 0}, /* scatter + ring allgather */
     {&blx_topo_ring, 'I', 0, 0},            /* pipelined chain */
@@ -102,8 +109,10 @@ static const candidate bcast_candidates[] = {
 };
 static const candidate reduce_candidates[] = {
     {&blx_topo_general_tree, 'T', 1, 0}, /* binomial fan-in */
-    {&blx_topo_ring, 'I', 0, 0},         /* pipelined chain fan-in */
-    {&blx_topo_rabenseifner, 0, 0, 1},   /* reduce-scatter + gather */
+    {&blx_topo_general_tree, 'T', 3, 0}, /* wider fan-ins */
+    {&blx_topo_general_tree, 'T', 15, 0}, {&blx_topo_fully_connected, 'F', 0, 0},
+    {&blx_topo_ring, 'I', 0, 0},       /* pipelined chain fan-in */
+    {&blx_topo_rabenseifner, 0, 0, 1}, /* reduce-scatter + gather */
 };
 static const candidate allreduce_candidates[] = {
     {&blx_topo_hypercube, 'H', 0, 0},    /* bidirectional exchange */

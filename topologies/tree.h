@@ -34,8 +34,10 @@ typedef struct blx_tree {
     int nsteps;  /* largest step */
     int depth;   /* longest root-to-leaf path, in edges */
     int nedges;  /* edges added so far (== np - 1 when complete) */
-    /* the cost model's steps of this tree for one window (model.c) */
-    int memo_window, memo_L, memo_D;
+    /* the cost model's steps of this tree per window 1..16 (model.c):
+     * L alpha, L beta, L overhead, most children, filled; for memo_links */
+    int memo_links;
+    int memo[17][5];
 } blx_tree;
 
 /* A tree shape: fills t (already sized for t->np nodes) with blx_tree_edge.
@@ -61,7 +63,7 @@ static inline const int *blx_tree_kids(const blx_tree *t, int r) { return t->kid
  * least recently used of BLX_TREE_CACHE is replaced, so the two trees one
  * combine asks for in a row never push each other out.  Zero-initialized
  * means empty. */
-#define BLX_TREE_CACHE 8
+#define BLX_TREE_CACHE 24
 typedef struct blx_tree_cache {
     struct blx_tree_slot {
         blx_tree_shape shape;

@@ -120,19 +120,25 @@ static void tree_b(blx_tree *t, char key, int param)
     build(t, 1);
 }
 
-/* Tree A's steps with D = 1: the plan and the time of model.h. */
+/* Tree A's first-piece steps; per piece, every process sends once (twice
+ * for every other piece), as a chain does. */
+static blx_steps two_tree_steps(const blx_model *m, const void *tree_a, int W)
+{
+    blx_steps st = blx_model_tree_steps(m, tree_a, W);
+    st.da = 1.0 / W;
+    st.db = 1.0 / m->window;
+    st.dd = 1;
+    return st;
+}
+
 static blx_plan two_tree_plan(const blx_xfer *x)
 {
-    int L, D;
-    blx_model_tree_steps(x->model, x->tree, &L, &D);
-    return blx_model_plan(x->model, L, 1, x->bytes, 1);
+    return blx_model_plan(x->model, two_tree_steps, x->tree, x->bytes, 1);
 }
 
 static double two_tree_cost(const blx_cost_in *c)
 {
-    int L, D;
-    blx_model_tree_steps(c->model, c->tree, &L, &D);
-    return blx_model_time(c->model, L, 1, c->n);
+    return blx_model_time(c->model, two_tree_steps, c->tree, c->n);
 }
 
 const blx_topology blx_topo_two_tree = {

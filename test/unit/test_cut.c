@@ -22,9 +22,9 @@
 typedef size_t (*planner)(size_t n);
 
 static blx_model net, shm;
-static size_t p2p_net(size_t n) { return blx_model_plan(&net, 2, 1, n, 1).piece; }
-static size_t p2p_shm(size_t n) { return blx_model_plan(&shm, 2, 1, n, 1).piece; }
-static size_t chain_net(size_t n) { return blx_model_plan(&net, 255, 1, n, 8).piece; }
+static size_t p2p_net(size_t n) { return blx_model_chain_plan(&net, 2, n, 1).piece; }
+static size_t p2p_shm(size_t n) { return blx_model_chain_plan(&shm, 2, n, 1).piece; }
+static size_t chain_net(size_t n) { return blx_model_chain_plan(&net, 255, n, 8).piece; }
 static size_t big_only(size_t n)
 {
     (void)n;

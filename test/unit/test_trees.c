@@ -264,7 +264,7 @@ static void check_network_choices(void)
         {0, 4, 8 << 20, &blx_topo_ring},                /* a short pipelined chain */
         {0, 256, 8 << 20, &blx_topo_two_tree},          /* n beta + fill */
         {0, 1024, 1 << 20, &blx_topo_two_tree},
-        {0, 6, 1 << 20, &blx_topo_ring},            /* not a power of two */
+        {0, 6, 1 << 20, &blx_topo_two_tree},        /* any size: 148 against the ring's 153 us simulated */
         {1, 16, 8 << 20, &blx_topo_ring},           /* pipelined chain fan-in */
         {1, 1024, 8 << 20, &blx_topo_rabenseifner}, /* the chain is too long */
         {2, 256, 8, &blx_topo_hypercube},
@@ -326,8 +326,8 @@ static void check_registry(void)
     CHECK(route_c(&r, ' ', 4, 8, 1, 1, 1, 1) == 0 && r.topo != NULL && r.fixed_order, "default combine");
     /* the default's choices that follow from the model whatever its numbers */
     for (int np = 2; np <= 1024; np *= 4) {
-        CHECK(route_b(&r, ' ', np, 8, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
-              "8 B broadcast on %d: %s, not the binomial tree", np, r.topo->name);
+        CHECK(route_b(&r, ' ', np, 8, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param >= 1,
+              "8 B broadcast on %d: %s, not a tree (binomial or of some radix)", np, r.topo->name);
         CHECK(route_c(&r, ' ', np, 8, 1, 1, 1, 1) == 0 && r.topo == &blx_topo_hypercube,
               "8 B leave-on-all combine on %d: %s, not the exchange", np, r.topo->name);
         CHECK(route_c(&r, ' ', np, 8, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree,
