@@ -1,12 +1,19 @@
 # Makefile - builds the BLACS library, its tests, examples and benchmarks.
 #
-#   make                 build/libblacs.so (+ soname links) and build/libblacs.a
+#   make                 build/libblacs-openmpi.so (+ soname links) and build/libblacs-openmpi.a
 #   make check           every test: lint, unit, MPI, exported names, ASan/UBSan, the official tester
 #   make demo            build and run the demo on a 2 x 2 grid
 #   make sim             broadcasts and combines on up to 1024 simulated processes (sim/README.md)
 #   make install PREFIX=/usr/local DESTDIR=
+#   make ... MPI=mpich   the same against MPICH, in build-mpich/ (Open MPI is the default)
 #
-# Compilers come from Open MPI's wrappers; override with MPICC=... MPIFC=...
+# MPI=openmpi|mpich picks the compiler wrappers, the launcher, the build
+# folder, the library's name (libblacs-openmpi, libblacs-mpich: both can be
+# installed side by side) and the reference ScaLAPACK and testers the tests
+# compare with; MPICC=... MPIFC=... MPIRUN=... override the programs.
+# CPPFLAGS, CFLAGS, FFLAGS and LDFLAGS are honoured (Debian's hardening flags
+# too).  WERROR=-Werror is the default in a git checkout (development, CI), and
+# empty in a release tarball; `make WERROR=` builds a checkout without it.
 
 VERSION  := 1.0.0
 SOMAJOR  := 1
@@ -15,17 +22,51 @@ LIBDIR   ?= $(PREFIX)/lib
 INCDIR   ?= $(PREFIX)/include
 DESTDIR  ?=
 
+MPI      ?= openmpi
+# Open MPI's programs by their own names where Debian's alternatives give
+# them one (mpicc.openmpi: mpicc may be MPICH's), else by the usual ones.
+ompi      = $(if $(shell command -v $(1).openmpi 2>/dev/null),$(1).openmpi,$(1))
+ifeq ($(MPI),openmpi)
+MPICC    ?= $(call ompi,mpicc)
+MPIFC    ?= $(call ompi,mpifort)
+MPIRUN   ?= $(call ompi,mpirun)
+B        ?= build
+PC_MPI   ?= ompi-c
+else ifeq ($(MPI),mpich)
+MPICC    ?= mpicc.mpich
+MPIFC    ?= mpif90.mpich
+MPIRUN   ?= mpiexec.mpich
+B        ?= build-mpich
+PC_MPI   ?= mpich
+else
+$(error MPI=$(MPI): must be openmpi or mpich (an MPICH-derived MPI: MPI=mpich MPICC=... MPIFC=... MPIRUN=...))
+endif
+MPICC    := $(MPICC)
+MPIFC    := $(MPIFC)
+MPIRUN   := $(MPIRUN)
+# Under MPICH, every launch of a test, the demo or the benchmarks preloads
+# tools/ucx_idle.c, which lets processes sleep while they wait: MPICH 4.0
+# never yields the CPU, and oversubscribed (more processes than cores) each
+# message would wait for a time slice.  LAUNCH_PRELOAD= turns it off.
+IDLE_SO  := $(if $(filter mpich,$(MPI)),$(B)/tools/ucx_idle.so)
+LAUNCH_PRELOAD ?= $(if $(IDLE_SO),$(abspath $(IDLE_SO)))
+export LAUNCH_PRELOAD
+# Debian's reference ScaLAPACK (with the reference BLACS inside) and its BLACS
+# testers, built for the same MPI.
+SCALAPACK  ?= -lscalapack-$(MPI)
+REFERENCE_BLACS ?= /usr/lib/x86_64-linux-gnu/libscalapack-$(MPI).so.2.2
+TESTER_DIR ?= /usr/lib/x86_64-linux-gnu/scalapack/$(MPI)-tests
+
 CC       ?= cc
-MPICC    ?= mpicc
-MPIFC    ?= mpifort
-MPIRUN   ?= mpirun
 CFLAGS   ?= -O2 -g
 FFLAGS   ?= -O2 -g
-WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CPPFLAGS ?=
+LDFLAGS  ?=
+WERROR   ?= $(if $(wildcard .git),-Werror)
+WARN     := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+FWARN    := -Wall $(WERROR)
 STD      := -std=c11 -D_POSIX_C_SOURCE=200809L
 LIBFLAGS := $(STD) $(WARN) -fPIC -fvisibility=hidden -Iblacs
-
-B        := build
 
 # Quiet by default; V=1 shows the commands.
 ifeq ($(V),1)
@@ -38,9 +79,13 @@ endif
 LIBSRC   := $(wildcard base/*.c msgid/*.c buffers/*.c topologies/*.c blacs/*.c)
 LIBOBJ   := $(patsubst %.c,$(B)/obj/%.o,$(LIBSRC))
 HEADERS  := $(wildcard base/*.h msgid/*.h buffers/*.h topologies/*.h blacs/*.h)
-SONAME   := libblacs.so.$(SOMAJOR)
-SOLIB    := $(B)/libblacs.so.$(VERSION)
-ALIB     := $(B)/libblacs.a
+# The library's name carries the MPI it is built for (as Debian's ScaLAPACK's
+# does): libblacs-openmpi.so.1, libblacs-mpich.so.1, link with -lblacs-$(MPI).
+LIBNAME  := blacs-$(MPI)
+SONAME   := lib$(LIBNAME).so.$(SOMAJOR)
+SOLIB    := $(B)/lib$(LIBNAME).so.$(VERSION)
+SOLINK   := $(B)/lib$(LIBNAME).so
+ALIB     := $(B)/lib$(LIBNAME).a
 
 # The sanitizer build of the library, used by the ASan/UBSan test pass.
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -48,37 +93,57 @@ ASAN_OBJ := $(patsubst %.c,$(B)/asan/%.o,$(LIBSRC))
 ASAN_LIB := $(B)/asan/libblacs.a
 
 .PHONY: all lib check unit mpi-tests abi-check asan-check valgrind-check conformance demo install \
-        uninstall clean topo-table examples example-tests lu-compare install-check lint format
+        uninstall clean topo-table examples example-tests lu-compare install-check lint format mpi-flavour \
+        mangling-check
 
 all: lib
-lib: $(B)/libblacs.so $(ALIB)
+lib: $(SOLINK) $(ALIB)
 
-$(B)/obj/%.o: %.c $(HEADERS)
+$(B)/tools/ucx_idle.so: tools/ucx_idle.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(CFLAGS) $(LIBFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -shared -fPIC -o $@ $< -ldl
+
+# The wrappers must be the MPI that MPI= names: an Open MPI build of mpicc
+# behind the name of an MPICH library (or the reverse) would install a
+# library that fails at run time.  Checked once per build folder.
+$(B)/mpi-flavour:
+	@mkdir -p $(dir $@)
+	@printf '#include <mpi.h>\n#ifdef OMPI_MAJOR_VERSION\nopenmpi\n#else\nnot-openmpi\n#endif\n' | \
+	    $(MPICC) $(CPPFLAGS) -E -P -x c - 2>/dev/null | grep -x -E 'openmpi|not-openmpi' >$@.tmp || \
+	    { echo "$(MPICC) cannot compile an MPI program (MPI=$(MPI); see README: Building)"; rm -f $@.tmp; exit 1; }
+	@case "$(MPI):$$(cat $@.tmp)" in openmpi:openmpi | mpich:not-openmpi) mv $@.tmp $@ ;; \
+	    *) echo "MPI=$(MPI) but $(MPICC)'s mpi.h is $$(cat $@.tmp): pass MPICC=, MPIFC= and MPIRUN= of $(MPI)"; \
+	       rm -f $@.tmp; exit 1 ;; esac
+mpi-flavour: $(B)/mpi-flavour
+
+$(B)/obj/%.o: %.c $(HEADERS) | $(B)/mpi-flavour
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(OBJ_OPT) $(LIBFLAGS) -c $< -o $@
 
 # The combine element loops (blacs/ops.c) are the library's only arithmetic:
 # let the compiler vectorize them (-O2's cost model leaves them scalar).
-$(B)/obj/blacs/ops.o: CFLAGS += -O3
+# OBJ_OPT comes after CFLAGS, so that CFLAGS=... on the command line keeps it.
+$(B)/obj/blacs/ops.o: OBJ_OPT := -O3
 
 $(SOLIB): $(LIBOBJ)
 	$(call say,LD,$@)
-	$(Q)$(MPICC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ -lm
+	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ -lm
 
 $(B)/$(SONAME): $(SOLIB)
 	ln -sf $(notdir $<) $@
-$(B)/libblacs.so: $(B)/$(SONAME)
+$(SOLINK): $(B)/$(SONAME)
 	ln -sf $(notdir $<) $@
 
 $(ALIB): $(LIBOBJ)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/asan/%.o: %.c $(HEADERS)
+$(B)/asan/%.o: %.c $(HEADERS) | $(B)/mpi-flavour
 	@mkdir -p $(dir $@)
 	$(call say,CC-SAN,$<)
-	$(Q)$(MPICC) -O1 -g $(SANFLAGS) $(LIBFLAGS) -c $< -o $@
+	$(Q)$(MPICC) $(CPPFLAGS) -O1 -g $(SANFLAGS) $(LIBFLAGS) -c $< -o $@
 
 $(ASAN_LIB): $(ASAN_OBJ)
 	$(call say,AR,$@)
@@ -100,55 +165,62 @@ TESTFLAGS := $(STD) $(WARN) -Wno-missing-prototypes -Iblacs -Itest
 $(B)/test/unit/test_distrib: test/unit/test_distrib.c examples/distrib.c examples/distrib.h test/check.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CFLAGS) $(TESTFLAGS) -o $@ $< examples/distrib.c
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< examples/distrib.c
 
 # Unit tests call pure internal modules (msgid, packing, trees, element
 # operations) from the static library; they never start MPI.
 $(B)/test/unit/%: test/unit/%.c $(ALIB) $(HEADERS) test/check.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB) -lm
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< $(ALIB) -lm
 
 # MPI tests link the static library: they may look at internal state
 # (buffer queue statistics) that the shared library does not export.
 $(B)/test/mpi/%: test/mpi/%.c $(ALIB) test/check.h test/mpi/mpitest.h test/mpi/typed.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB) -lm
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< $(ALIB) -lm
 
 $(B)/test/mpi/%: test/mpi/%.f90 $(ALIB)
 	@mkdir -p $(dir $@)
 	$(call say,FC,$<)
-	$(Q)$(MPIFC) $(FFLAGS) -Wall -Werror -J $(B)/test/mpi -o $@ $< $(ALIB) -lm
+	$(Q)$(MPIFC) $(FFLAGS) $(FWARN) -J $(B)/test/mpi $(LDFLAGS) -o $@ $< $(ALIB) -lm
 
 $(B)/asan/test/%: test/mpi/%.c $(ASAN_LIB) test/check.h test/mpi/mpitest.h test/mpi/typed.h
 	@mkdir -p $(dir $@)
 	$(call say,CC-SAN,$<)
-	$(Q)$(MPICC) -O1 -g $(SANFLAGS) $(TESTFLAGS) -o $@ $< $(ASAN_LIB) -lm
+	$(Q)$(MPICC) $(CPPFLAGS) -O1 -g $(SANFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< $(ASAN_LIB) -lm
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
 
-mpi-tests: $(MPIT_BIN) $(MPIT_FBIN)
+mpi-tests: $(MPIT_BIN) $(MPIT_FBIN) $(IDLE_SO)
 	MPIRUN="$(MPIRUN)" bash test/run-mpi.sh $(B)/test/mpi
 
 abi-check: lib
-	bash test/abi-check.sh $(B)/libblacs.so
+	REFERENCE_BLACS="$(REFERENCE_BLACS)" bash test/abi-check.sh $(SOLINK)
 
-install-check: lib
-	bash test/install-check.sh
+# The Fortran entry points under every mangling (name_, name, name__, NAME),
+# from a Fortran program built each way (test/mangling.sh).
+mangling-check: lib $(IDLE_SO)
+	MPIFC="$(MPIFC)" FFLAGS="$(FFLAGS)" FWARN="$(FWARN)" LDFLAGS="$(LDFLAGS)" MPIRUN="$(MPIRUN)" \
+	    bash test/mangling.sh $(B) $(LIBNAME)
 
-asan-check: $(ASAN_BIN)
+install-check: lib $(IDLE_SO)
+	MPI="$(MPI)" MPICC="$(MPICC)" MPIRUN="$(MPIRUN)" B="$(B)" SCALAPACK="$(SCALAPACK)" \
+	    bash test/install-check.sh
+
+asan-check: $(ASAN_BIN) $(IDLE_SO)
 	MPIRUN="$(MPIRUN)" SANITIZED=1 bash test/run-mpi.sh $(B)/asan/test
 
 # memcheck on the unit tests (with leak checking) and on a few MPI tests
 # (Open MPI's own start-up noise suppressed; see test/valgrind.supp).
-VALGRIND := valgrind -q --error-exitcode=9 --suppressions=/usr/share/openmpi/openmpi-valgrind.supp \
-            --suppressions=test/valgrind.supp
-valgrind-check: $(UNIT_BIN) $(MPIT_BIN)
+VALGRIND := valgrind -q --error-exitcode=9 $(if $(filter openmpi,$(MPI)),\
+            --suppressions=/usr/share/openmpi/openmpi-valgrind.supp) --suppressions=test/valgrind.supp
+valgrind-check: $(UNIT_BIN) $(MPIT_BIN) $(IDLE_SO)
 	@for t in $(UNIT_BIN); do echo "== valgrind $$t"; \
 	    $(VALGRIND) --leak-check=full --errors-for-leak-kinds=definite $$t || exit 1; done
-	MPIRUN="$(MPIRUN) $(VALGRIND)" VALGRIND=1 bash test/run-mpi.sh $(B)/test/mpi
+	MPIRUN="$(MPIRUN)" VALGRIND_CMD="$(VALGRIND)" VALGRIND=1 bash test/run-mpi.sh $(B)/test/mpi
 
 # Layers and cycles, function length, formatting (tools/lint.sh).
 lint: lib
@@ -157,8 +229,9 @@ lint: lib
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-conformance: lib $(B)/tools/topo_table
-	bash test/conformance/run.sh $(B)/libblacs.so $(B)/tools/topo_table
+conformance: lib $(B)/tools/topo_table $(IDLE_SO)
+	MPIRUN="$(MPIRUN)" BLACS_TESTER_DIR="$(TESTER_DIR)" \
+	    bash test/conformance/run.sh $(B)/$(SONAME) $(B)/tools/topo_table
 
 check: lib
 	@start=$$(date +%s); \
@@ -166,6 +239,7 @@ check: lib
 	$(MAKE) --no-print-directory unit && \
 	$(MAKE) --no-print-directory abi-check && \
 	$(MAKE) --no-print-directory install-check && \
+	$(MAKE) --no-print-directory mangling-check && \
 	$(MAKE) --no-print-directory mpi-tests && \
 	$(MAKE) --no-print-directory asan-check && \
 	$(MAKE) --no-print-directory valgrind-check && \
@@ -173,13 +247,13 @@ check: lib
 	$(MAKE) --no-print-directory example-tests && \
 	$(MAKE) --no-print-directory bench-check && \
 	$(MAKE) --no-print-directory sim-check && \
-	echo "make check: all passed in $$(( $$(date +%s) - start )) s"
+	echo "make check: all passed in $$(( $$(date +%s) - start )) s ($(MPI), $(MPIRUN))"
 
 # The measured broadcast schedule of every topology (LAWN 73 Table 9).
 $(B)/tools/topo_table: tools/topo_table.c $(ALIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(CFLAGS) $(TESTFLAGS) -o $@ $< $(ALIB) -lm
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< $(ALIB) -lm
 
 topo-table: $(B)/tools/topo_table
 	@$(B)/tools/topo_table 8 13
@@ -190,25 +264,25 @@ topo-table: $(B)/tools/topo_table
 # Examples link the shared library (found next to them through their rpath)
 # and Debian's BLAS (the reference BLAS, with its CBLAS interface).
 EX       := $(B)/examples
-EXFLAGS  := $(CFLAGS) $(STD) $(WARN) -Iblacs -Iexamples
-EXLIBS   := -L$(B) -lblacs -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
+EXFLAGS  := $(CPPFLAGS) $(CFLAGS) $(STD) $(WARN) -Iblacs -Iexamples
+EXLIBS   := $(LDFLAGS) -L$(B) -l$(LIBNAME) -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
 EXAMPLES := $(EX)/demo $(EX)/mvmult $(EX)/mvmult_f $(EX)/lu
-MPIRUN_FLAGS := --oversubscribe $(shell [ "$$(id -u)" = 0 ] && echo --allow-run-as-root)
+LAUNCH   := MPIRUN="$(MPIRUN)" bash tools/launcher.sh
 
-$(EX)/demo $(EX)/mvmult: $(EX)/%: examples/%.c $(B)/libblacs.so blacs/blacs.h
+$(EX)/demo $(EX)/mvmult: $(EX)/%: examples/%.c $(SOLINK) blacs/blacs.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(MPICC) $(EXFLAGS) -o $@ $< $(EXLIBS)
 
-$(EX)/lu: examples/lu.c examples/distrib.c examples/distrib.h $(B)/libblacs.so blacs/blacs.h
+$(EX)/lu: examples/lu.c examples/distrib.c examples/distrib.h $(SOLINK) blacs/blacs.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(MPICC) $(EXFLAGS) -o $@ examples/lu.c examples/distrib.c $(EXLIBS)
 
-$(EX)/mvmult_f: examples/mvmult.f90 $(B)/libblacs.so
+$(EX)/mvmult_f: examples/mvmult.f90 $(SOLINK)
 	@mkdir -p $(dir $@)
 	$(call say,FC,$<)
-	$(Q)$(MPIFC) $(FFLAGS) -Wall -Werror -J $(EX) -o $@ $< $(EXLIBS)
+	$(Q)$(MPIFC) $(FFLAGS) $(FWARN) -J $(EX) -o $@ $< $(EXLIBS)
 
 examples: $(EXAMPLES)
 
@@ -216,41 +290,74 @@ examples: $(EXAMPLES)
 $(B)/bench/pdgesv_lu: bench/pdgesv_lu.c blacs/blacs.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(EXFLAGS) -o $@ $< -lscalapack-openmpi -llapack -lblas -lm
+	$(Q)$(MPICC) $(EXFLAGS) $(LDFLAGS) -o $@ $< $(SCALAPACK) -llapack -lblas -lm
 
 TRIALS ?= 5
 LU_N ?= 2000
 LU_NB ?= 64
 LU_P ?= 2
 LU_Q ?= 2
-lu-compare: $(EX)/lu $(B)/bench/pdgesv_lu
-	bash bench/lu-compare.sh $(TRIALS) $(LU_N) $(LU_NB) $(LU_P) $(LU_Q)
+lu-compare: $(EX)/lu $(B)/bench/pdgesv_lu $(IDLE_SO)
+	MPIRUN="$(MPIRUN)" BUILD=$(B) BLACS_LIB=$(B)/$(SONAME) \
+	    bash bench/lu-compare.sh $(TRIALS) $(LU_N) $(LU_NB) $(LU_P) $(LU_Q)
 
-example-tests: $(EXAMPLES) $(B)/tools/topo_table
-	bash test/examples.sh $(EX)
+example-tests: $(EXAMPLES) $(B)/tools/topo_table $(IDLE_SO)
+	MPIRUN="$(MPIRUN)" bash test/examples.sh $(EX)
 
-demo: $(EXAMPLES)
-	$(MPIRUN) $(MPIRUN_FLAGS) -np 4 $(EX)/demo
-	$(MPIRUN) $(MPIRUN_FLAGS) -np 4 $(EX)/mvmult
-	$(MPIRUN) $(MPIRUN_FLAGS) -np 4 $(EX)/mvmult_f
-	$(MPIRUN) $(MPIRUN_FLAGS) -np 4 $(EX)/lu --n 2000 --nb 64 --p 2 --q 2
+demo: $(EXAMPLES) $(IDLE_SO)
+	$(LAUNCH) 4 $(EX)/demo
+	$(LAUNCH) 4 $(EX)/mvmult
+	$(LAUNCH) 4 $(EX)/mvmult_f
+	$(LAUNCH) 4 $(EX)/lu --n 2000 --nb 64 --p 2 --q 2
 
 # ---------------------------------------------------------------------------
 # Install
 # ---------------------------------------------------------------------------
+# Installed names: lib/libblacs-$(MPI).so.1 (+ .so.1.0.0, .so), lib/libblacs-$(MPI).a,
+# lib/pkgconfig/blacs-$(MPI).pc, include/blacs.h (the same for every MPI): an
+# Open MPI and an MPICH build install side by side under one PREFIX.  The
+# unflavoured names lib/libblacs.so, lib/libblacs.a and lib/pkgconfig/blacs.pc
+# are links to one flavour's: the Open MPI install makes them (UNFLAVOURED=yes
+# is its default, no for MPICH), so the two installs never fight over them;
+# `make install MPI=mpich UNFLAVOURED=yes` points them at MPICH instead.
+UNFLAVOURED ?= $(if $(filter openmpi,$(MPI)),yes,no)
+PCFILE := $(LIBNAME).pc
+# blacs-$(MPI).pc names its MPI: the MPI's own pkg-config module when
+# pkg-config knows it (ompi-c, mpich; PC_MPI= to change), else the wrapper's flags.
+PC_REQUIRES = $(shell pkg-config --exists $(PC_MPI) 2>/dev/null && echo $(PC_MPI))
+PC_WRAP_CFLAGS = $(if $(PC_REQUIRES),,$(if $(filter openmpi,$(MPI)),$(shell $(MPICC) --showme:compile),\
+                 $(filter -I% -D% -pthread,$(shell $(MPICC) -compile_info))))
+PC_WRAP_LIBS = $(if $(PC_REQUIRES),,$(if $(filter openmpi,$(MPI)),$(shell $(MPICC) --showme:link),\
+               $(filter -L% -l% -Wl% -pthread,$(shell $(MPICC) -link_info))))
+MPINAME := $(if $(filter openmpi,$(MPI)),Open MPI,MPICH)
+
+PC_SED = -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
+         -e 's|@LIBNAME@|$(LIBNAME)|g; s|@MPINAME@|$(MPINAME)|; s|@REQUIRES@|$(PC_REQUIRES)|' \
+         -e 's|@MPI_CFLAGS@|$(strip $(PC_WRAP_CFLAGS))|; s|@MPI_LIBS@|$(strip $(PC_WRAP_LIBS))|'
+
 install: lib
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/
-	ln -sf libblacs.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libblacs.so
+	ln -sf $(notdir $(SOLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so
 	install -m 644 $(ALIB) $(DESTDIR)$(LIBDIR)/
 	install -m 644 blacs/blacs.h $(DESTDIR)$(INCDIR)/
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
-	    blacs/blacs.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/blacs.pc
+	sed $(PC_SED) blacs/blacs.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE)
+ifeq ($(UNFLAVOURED),yes)
+	ln -sf lib$(LIBNAME).so $(DESTDIR)$(LIBDIR)/libblacs.so
+	ln -sf lib$(LIBNAME).a $(DESTDIR)$(LIBDIR)/libblacs.a
+	ln -sf $(PCFILE) $(DESTDIR)$(LIBDIR)/pkgconfig/blacs.pc
+endif
 
+# Removes this flavour; the unflavoured links only if they point at it, the
+# header only if no other flavour is left.
 uninstall:
-	rm -f $(DESTDIR)$(LIBDIR)/libblacs.so* $(DESTDIR)$(LIBDIR)/libblacs.a \
-	      $(DESTDIR)$(INCDIR)/blacs.h $(DESTDIR)$(LIBDIR)/pkgconfig/blacs.pc
+	rm -f $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so* $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).a \
+	      $(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE)
+	@cd $(DESTDIR)$(LIBDIR) 2>/dev/null || exit 0; \
+	for f in libblacs.so:lib$(LIBNAME).so libblacs.a:lib$(LIBNAME).a pkgconfig/blacs.pc:$(PCFILE); do \
+	    [ "$$(readlink $${f%%:*})" = "$${f#*:}" ] && rm -f $${f%%:*}; done; \
+	ls libblacs-*.so.$(SOMAJOR) >/dev/null 2>&1 || rm -f $(DESTDIR)$(INCDIR)/blacs.h
 
 clean:
 	rm -rf $(B)

@@ -12,20 +12,20 @@
 #   SCOPE=A  GRID=PxQ  RESULTS=results  BENCH_ARGS="more blacsbench options"
 
 BENCH_B     := $(B)/bench
-BENCH_FLAGS := $(CFLAGS) $(STD) $(WARN) -Iblacs
+BENCH_FLAGS := $(CPPFLAGS) $(CFLAGS) $(STD) $(WARN) -Iblacs
 BENCH_BINS  := $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref
 
 # One source, two binaries: on this library (found through the rpath, like
-# the examples) and on the reference BLACS inside libscalapack-openmpi.
-$(BENCH_B)/blacsbench: bench/blacsbench.c blacs/blacs.h $(B)/libblacs.so
+# the examples) and on the reference BLACS inside libscalapack-$(MPI).
+$(BENCH_B)/blacsbench: bench/blacsbench.c blacs/blacs.h $(SOLINK)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ours"' -o $@ $< -L$(B) -lblacs -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
+	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ours"' $(LDFLAGS) -o $@ $< -L$(B) -l$(LIBNAME) -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
 
 $(BENCH_B)/blacsbench-ref: bench/blacsbench.c blacs/blacs.h
 	@mkdir -p $(dir $@)
 	$(call say,CC-REF,$<)
-	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ref"' -o $@ $< -lscalapack-openmpi -lblas -lm
+	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ref"' $(LDFLAGS) -o $@ $< $(SCALAPACK) -lblas -lm
 
 # The analysis is bench/analyze.py (python3, standard library): nothing to build.
 
@@ -33,11 +33,11 @@ $(BENCH_B)/blacsbench-ref: bench/blacsbench.c blacs/blacs.h
 
 bench-build: $(BENCH_BINS)
 
-bench: $(BENCH_B)/blacsbench
-	@BUILD=$(B) bash bench/run.sh
+bench: $(BENCH_B)/blacsbench $(IDLE_SO)
+	@MPIRUN="$(MPIRUN)" BUILD=$(B) bash bench/run.sh
 
-bench-compare: $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref
-	@BUILD=$(B) bash bench/compare.sh
+bench-compare: $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref $(IDLE_SO)
+	@MPIRUN="$(MPIRUN)" BUILD=$(B) bash bench/compare.sh
 
-bench-check: $(BENCH_BINS)
-	@BUILD=$(B) bash bench/check.sh
+bench-check: $(BENCH_BINS) $(IDLE_SO)
+	@MPIRUN="$(MPIRUN)" BUILD=$(B) bash bench/check.sh

@@ -760,10 +760,11 @@ static double run_overlap(job *j, int reps)
             cblas_daxpy(len, 1.0, j->x, 1, j->y, 1);
         } else if (j->mpi) {
             MPI_Request rq[2];
+            MPI_Status st[2]; /* not MPI_STATUSES_IGNORE: gcc misreads MPICH's as a 0-byte array */
             MPI_Irecv(j->r, j->n, MPI_DOUBLE, peer, TAG_P2P, j->g->comm, &rq[0]);
             MPI_Isend(j->s, j->n, MPI_DOUBLE, peer, TAG_P2P, j->g->comm, &rq[1]);
             cblas_daxpy(len, 1.0, j->x, 1, j->y, 1);
-            MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+            MPI_Waitall(2, rq, st);
         } else {
             xsend(j, j->s, j->n, peer);
             cblas_daxpy(len, 1.0, j->x, 1, j->y, 1);
@@ -862,7 +863,8 @@ static double run_guard(job *j, int reps)
         msend(j, &a[1 + (size_t)nl * ld], nl, 1, ld, E, TAG_E, &rq[6]); /* east column */
         msend(j, &a[1 + ld], nl, 1, ld, W, TAG_W, &rq[7]);              /* west column */
         if (j->mpi) {
-            MPI_Waitall(8, rq, MPI_STATUSES_IGNORE);
+            MPI_Status st[8]; /* not MPI_STATUSES_IGNORE (see run_overlap) */
+            MPI_Waitall(8, rq, st);
         } else {
             mrecv(j, &a[nl + 1 + ld], 1, nl, ld, S, 0, NULL);               /* south guard */
             mrecv(j, &a[0 + ld], 1, nl, ld, N, 0, NULL);                    /* north guard */

@@ -29,10 +29,16 @@ bad() {
     printf '  FAIL  %s\n' "$1"
     [ -n "${2:-}" ] && [ -f "$2" ] && tail -15 "$2" | sed 's/^/        | /'
 }
-mpi() { # NP PROGRAM ARGS... (output to $tmp/out)
-    local np=$1
+mpi() { # NP PROGRAM ARGS... (output to $tmp/out; each process's own, in
+    # the runs that end by MPI_Abort too: launcher_direct)
+    local np=$1 st
     shift
-    LAUNCH_TIMEOUT=120 launch "$np" "$@" >"$tmp/out" 2>&1
+    launcher_cmd "$np"
+    launcher_direct "$tmp/ranks"
+    timeout -k 5 120 "${LAUNCH_CMD[@]}" "$@" >"$tmp/out" 2>&1
+    st=$?
+    launcher_collect "$tmp/ranks" "$tmp/out" "$tmp/out"
+    return $st
 }
 # lacks FILE WANT...: prints the WANTs that FILE does not contain
 lacks() {

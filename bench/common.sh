@@ -14,6 +14,7 @@ TARGET_MS=${TARGET_MS:-10}
 DAXPY=${DAXPY:-10000,1000000}
 SCOPE=${SCOPE:-A}
 MPIRUN=${MPIRUN:-mpirun}
+. "$(dirname "${BASH_SOURCE[0]}")/../tools/launcher.sh" || exit 1
 
 if [ "${LAWN:-0}" = 1 ]; then
     SIZE_ARGS=(--lawn)
@@ -28,16 +29,16 @@ COMMON_ARGS=("${SIZE_ARGS[@]}" --tops "$TOPS" --reps "$REPS" --target-ms "$TARGE
 # shellcheck disable=SC2206 # word splitting wanted
 [ -n "${BENCH_ARGS:-}" ] && COMMON_ARGS+=($BENCH_ARGS)
 
-MPIRUN_ARGS=(--oversubscribe)
-[ "$(id -u)" = 0 ] && MPIRUN_ARGS+=(--allow-run-as-root)
-
-# launch NP ARGS... : runs ARGS (launcher options, then the program) on NP
-# processes; LAUNCH_TIMEOUT=S kills the run after S seconds.
+# launch NP PROGRAM ARGS... : runs PROGRAM on NP processes; LAUNCH_TIMEOUT=S
+# kills the run after S seconds; LAUNCH_ENV="VAR=VALUE ..." passes variables.
 launch() {
-    local np=$1 pre=()
+    local np=$1 pre=() env=()
     shift
     [ -n "${LAUNCH_TIMEOUT:-}" ] && pre=(timeout -k 5 "$LAUNCH_TIMEOUT")
-    "${pre[@]}" "$MPIRUN" "${MPIRUN_ARGS[@]}" -np "$np" "$@"
+    # shellcheck disable=SC2206 # split on purpose
+    [ -n "${LAUNCH_ENV:-}" ] && env=($LAUNCH_ENV)
+    launcher_cmd "$np" "${env[@]}"
+    "${pre[@]}" "${LAUNCH_CMD[@]}" "$@"
 }
 
 need() { # BINARY... of $BUILD/bench, and python3 for the analysis
@@ -65,7 +66,7 @@ write_meta() { # DIR WHAT
         echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
         echo "host:      $(uname -n) ($(uname -sr)), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
         echo "load:      $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
-        echo "mpi:       $($MPIRUN --version 2>/dev/null | head -1)"
+        echo "mpi:       $LAUNCHER_VERSION${LAUNCH_PRELOAD:+ (preloaded: $LAUNCH_PRELOAD)}"
         echo "commit:    $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (modified)')"
         echo "processes: $NPROCS (more processes than cores are oversubscribed)"
         echo "options:   series $SERIES; ${COMMON_ARGS[*]}; trials $TRIALS (every fifth size: $RE_TRIALS)"

@@ -2,9 +2,12 @@
  * blacs/api_f77.c - the Fortran interface (gfortran/g77 convention: lower
  * case, one trailing underscore, every argument by address).  gfortran adds
  * hidden CHARACTER lengths after the last argument; they are never read, so
- * C callers that omit them (as ScaLAPACK's own C code does) work too.
+ * C callers that omit them (as ScaLAPACK's own C code does) work too.  At the
+ * end, the other manglings of every name (name, name__, NAME), generated
+ * from the list in f77_names.h.
  */
 #include "blacs.h"
+#include "f77_names.h"
 #include "internal.h"
 #include "ops.h"
 
@@ -151,3 +154,29 @@ BLX_FOR_EACH_TYPE(BLX_F77_BCAST)
     }
 BLX_FOR_EACH_TYPE(BLX_F77_COMBINE)
 #undef BLX_F77_COMBINE
+
+/* ---- the other Fortran manglings (f77_names.h) ---- */
+
+/* NEWNAME is another name of TARGET, exported like it. */
+#define BLX_F77_ALIAS(newname, target) \
+    BLX_API extern __typeof__(target) newname __attribute__((alias(#target)));
+#define BLX_F77_SECOND_0(name)
+#define BLX_F77_SECOND_1(name) BLX_F77_ALIAS(name##__, name##_)
+#define BLX_F77_MANGLINGS(name, NAME, underscored) \
+    BLX_F77_ALIAS(name, name##_)                   \
+    BLX_F77_ALIAS(NAME, name##_)                   \
+    BLX_F77_SECOND_##underscored(name)
+BLX_F77_SUPPORT(BLX_F77_MANGLINGS)
+#define BLX_F77_TYPE_MANGLINGS(v, V, R, cplx) BLX_F77_FAMILIES(BLX_F77_MANGLINGS, v, V)
+BLX_FOR_EACH_TYPE(BLX_F77_TYPE_MANGLINGS)
+#undef BLX_F77_TYPE_MANGLINGS
+#undef BLX_F77_MANGLINGS
+
+/* The timers are defined in timers.c: their other names call them. */
+#define BLX_F77_TIMER_MANGLINGS(name, NAME, underscored) \
+    BLX_API double name(void);                           \
+    BLX_API double NAME(void);                           \
+    BLX_API double name(void) { return name##_(); }      \
+    BLX_API double NAME(void) { return name##_(); }
+BLX_F77_TIMERS(BLX_F77_TIMER_MANGLINGS)
+#undef BLX_F77_TIMER_MANGLINGS

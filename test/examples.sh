@@ -4,10 +4,10 @@
 #   lu must pass HPL's residual check (< 16) on grids 1x1, 1x4, 4x1, 2x2 and
 #   2x3, with N not a multiple of NB, N < NB, and every broadcast TOP letter
 #   for the row and the column broadcasts.
+#   MPIRUN names the launcher (tools/launcher.sh).
 set -u
 ex=$1
-root_flag=""
-[ "$(id -u)" = 0 ] && root_flag="--allow-run-as-root"
+. "$(dirname "$0")/../tools/launcher.sh" || exit 1
 passed=0
 failed=0
 out=$(mktemp)
@@ -16,7 +16,8 @@ trap 'rm -f "$out"' EXIT
 run() { # NP PROG ARGS... : expects exit 0 and a PASSED line
     local np=$1
     shift
-    if timeout -k 5 300 mpirun $root_flag --oversubscribe -np "$np" "$ex/$@" >"$out" 2>&1 &&
+    launcher_cmd "$np"
+    if timeout -k 5 300 "${LAUNCH_CMD[@]}" "$ex/$@" >"$out" 2>&1 &&
         grep -q "PASSED" "$out"; then
         passed=$((passed + 1))
         printf '  ok    %-58s %s\n' "$* (np=$np)" "$(grep -Eo 'residual=[^ ]+|b_serial\| / \|b\| = [^ ]+|max rel diff of b = [^ ]+' "$out" | head -1)"

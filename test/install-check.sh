@@ -1,16 +1,59 @@
 #!/usr/bin/env bash
-# test/install-check.sh - 'make install PREFIX=... DESTDIR=...' puts the
-# libraries, the header and a pkg-config file in place, and a C program built
-# only from what was installed (through pkg-config) runs.
+# test/install-check.sh - 'make install PREFIX=... DESTDIR=...' of the MPI
+# flavour at hand (MPI=openmpi or mpich, from make) puts the libraries, the
+# header and the pkg-config file in place under the flavoured names, and
+#   1. a C program built with plain cc from what was installed (the header,
+#      the library and the MPI that pkg-config names) runs;
+#   2. a program that reaches the BLACS only through ScaLAPACK
+#      (test/scalapack_only.c), linked under -Wl,--as-needed with what
+#      pkg-config gives, keeps the library (NEEDED) and ScaLAPACK's BLACS calls
+#      bind to it (LD_DEBUG=bindings), none to the reference inside ScaLAPACK;
+#      a control link with a plain -l under --as-needed must drop it (else
+#      this proves nothing);
+#   3. the same program linked with the static archive inside
+#      -Wl,--whole-archive: ScaLAPACK's BLACS calls bind to the program.
+# MPI, MPICC, MPIRUN, B (the build folder) and SCALAPACK come from make.
 set -eu
+MPI=${MPI:-openmpi}
+MPICC=${MPICC:-mpicc}
+B=${B:-build}
+SCALAPACK=${SCALAPACK:--lscalapack-$MPI}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../tools/launcher.sh"
+name=blacs-$MPI
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-make -s install PREFIX=/opt/blacs DESTDIR="$stage" >/dev/null
+fail() { echo "install-check: $*"; exit 1; }
+
+make -s install MPI="$MPI" B="$B" MPICC="$MPICC" PREFIX=/opt/blacs DESTDIR="$stage" >/dev/null
 root=$stage/opt/blacs
-for f in include/blacs.h lib/libblacs.a lib/libblacs.so lib/libblacs.so.1 lib/pkgconfig/blacs.pc; do
-    [ -e "$root/$f" ] || { echo "install-check: $f missing"; exit 1; }
+for f in include/blacs.h lib/lib$name.a lib/lib$name.so lib/lib$name.so.1 lib/lib$name.so.1.0.0 \
+    lib/pkgconfig/$name.pc; do
+    [ -e "$root/$f" ] || fail "$f missing"
 done
-[ "$(readlink "$root/lib/libblacs.so")" = libblacs.so.1 ] || { echo "install-check: bad libblacs.so link"; exit 1; }
+[ "$(readlink "$root/lib/lib$name.so")" = "lib$name.so.1" ] || fail "bad lib$name.so link"
+# Only the Open MPI install makes the unflavoured links (the two installs never fight over them).
+if [ "$MPI" = openmpi ]; then
+    [ "$(readlink "$root/lib/libblacs.so")" = "lib$name.so" ] || fail "libblacs.so is not a link to lib$name.so"
+    [ "$(readlink "$root/lib/pkgconfig/blacs.pc")" = "$name.pc" ] || fail "blacs.pc is not a link to $name.pc"
+else
+    [ ! -e "$root/lib/libblacs.so" ] && [ ! -e "$root/lib/pkgconfig/blacs.pc" ] ||
+        fail "the $MPI install made unflavoured names"
+fi
+others=$(cd "$root" && find . -type f -o -type l | grep -v -e "$name" -e '^./include/blacs.h$' \
+    -e '^./lib/libblacs\.\(so\|a\)$' -e '^./lib/pkgconfig/blacs\.pc$' || true)
+[ -z "$others" ] || fail "installed names without the flavour: $others"
+grep -q '^libdir=/opt/blacs/lib$' "$root/lib/pkgconfig/$name.pc" || fail "bad libdir in $name.pc"
+
+# the .pc file names /opt/blacs; point a copy of it at the staging area
+mkdir -p "$stage/pc"
+sed "s|/opt/blacs|$root|g" "$root/lib/pkgconfig/$name.pc" >"$stage/pc/$name.pc"
+pc() { PKG_CONFIG_PATH=$stage/pc pkg-config "$@" "$name"; }
+pc --exists || fail "pkg-config does not accept $name.pc: $(pc --exists 2>&1)"
+echo "install-check: $name.pc: Requires: $(sed -n 's/^Requires: *//p' "$root/lib/pkgconfig/$name.pc")" \
+    "| pkg-config --libs: $(pc --libs)"
+
+# 1. plain cc, the installed header and library, MPI as pkg-config says
 cat >"$stage/prog.c" <<'PROG'
 #include <stdio.h>
 #include "blacs.h"
@@ -28,14 +71,48 @@ int main(void)
     return x == np * (np + 1) / 2.0 ? 0 : 1;
 }
 PROG
-# the .pc file names /opt/blacs; point a copy of it at the staging area
-mkdir -p "$stage/pc"
-sed "s|/opt/blacs|$root|g" "$root/lib/pkgconfig/blacs.pc" >"$stage/pc/blacs.pc"
-grep -q '^libdir=/opt/blacs/lib$' "$root/lib/pkgconfig/blacs.pc" || { echo "install-check: bad libdir in blacs.pc"; exit 1; }
-flags=$(PKG_CONFIG_PATH=$stage/pc pkg-config --cflags --libs blacs)
-cc "$stage/prog.c" -o "$stage/prog" $flags -Wl,-rpath,"$root/lib"
-root_flag=""
-[ "$(id -u)" = 0 ] && root_flag="--allow-run-as-root"
-out=$(mpirun $root_flag --oversubscribe -np 3 "$stage/prog")
-[ "$out" = "sum=6" ] || { echo "install-check: program printed '$out'"; exit 1; }
-echo "install-check: passed (installed, built with pkg-config, ran: $out)"
+# shellcheck disable=SC2046 # pkg-config's flags
+cc "$stage/prog.c" -o "$stage/prog" $(pc --cflags --libs) -Wl,-rpath,"$root/lib"
+launcher_cmd 3
+out=$("${LAUNCH_CMD[@]}" "$stage/prog")
+[ "$out" = "sum=6" ] || fail "program printed '$out'"
+echo "install-check: 1. built with cc and pkg-config, ran: $out"
+
+# 2. and 3.: ScaLAPACK's BLACS calls, seen by the dynamic linker
+bindings() { # EXE TO-PATTERN: runs EXE on 2 processes with LD_DEBUG=bindings;
+    # prints "OURS REFERENCE": how many BLACS bindings from libscalapack went to
+    # TO-PATTERN, how many stayed in libscalapack
+    rm -f "$stage"/ld.*
+    launcher_cmd 2 LD_DEBUG=bindings LD_DEBUG_OUTPUT="$stage/ld"
+    "${LAUNCH_CMD[@]}" "$1" >"$stage/run.out" 2>&1 || { cat "$stage/run.out"; fail "$1 failed"; }
+    grep -q "scalapack_only: x = 1 on 2 processes" "$stage/run.out" || { cat "$stage/run.out"; fail "$1: no result"; }
+    local blacs="normal symbol \`(C?blacs_[a-z]+_?|C?[isdcz](ge|tr)(sd|rv|bs|br)2d_?|C?[isdcz]g(sum|amx|amn)2d_?)'"
+    cat "$stage"/ld.* | grep -E "binding file [^ ]*libscalapack[^ ]* \[0\] to .*: $blacs" >"$stage/bind" || true
+    echo "$(grep -c -E " to $2 \[0\]" "$stage/bind") $(grep -c -E " to [^ ]*libscalapack[^ ]* \[0\]" "$stage/bind")"
+}
+# shellcheck disable=SC2046,SC2086
+cc -Wl,--as-needed "$here/scalapack_only.c" -o "$stage/sl_pc" $(pc --cflags --libs) $SCALAPACK -llapack -lblas -lm \
+    -Wl,-rpath,"$root/lib"
+readelf -d "$stage/sl_pc" | grep -q "NEEDED.*\[lib$name\.so\.1\]" || fail "under --as-needed, lib$name.so.1 was dropped"
+read -r ours ref <<<"$(bindings "$stage/sl_pc" "[^ ]*lib$name\.so\.1")"
+[ "$ours" -gt 0 ] && [ "$ref" -eq 0 ] ||
+    fail "ScaLAPACK's BLACS calls: $ours bound to lib$name.so.1, $ref to the reference (want >0 and 0)"
+echo "install-check: 2. ScaLAPACK-only program, --as-needed, pkg-config's libs: lib$name.so.1 NEEDED;" \
+    "$ours BLACS bindings from libscalapack to it, $ref to the reference"
+# the control: a plain -l under --as-needed is dropped
+$MPICC -Wl,--as-needed "$here/scalapack_only.c" -o "$stage/sl_plain" -L"$root/lib" -l$name $SCALAPACK -llapack \
+    -lblas -lm -Wl,-rpath,"$root/lib"
+readelf -d "$stage/sl_plain" | grep -q "NEEDED.*lib$name" &&
+    fail "control: a plain -l$name under --as-needed was kept: this test cannot tell"
+echo "install-check:    control: a plain -l$name under --as-needed is dropped (ScaLAPACK would use the reference)"
+
+# 3. the static archive, whole, under --as-needed
+# shellcheck disable=SC2086
+$MPICC -Wl,--as-needed "$here/scalapack_only.c" -o "$stage/sl_static" \
+    -Wl,--whole-archive "$root/lib/lib$name.a" -Wl,--no-whole-archive $SCALAPACK -llapack -lblas -lm
+read -r ours ref <<<"$(bindings "$stage/sl_static" "[^ ]*sl_static")"
+[ "$ours" -gt 0 ] && [ "$ref" -eq 0 ] ||
+    fail "static: ScaLAPACK's BLACS calls: $ours bound to the program, $ref to the reference (want >0 and 0)"
+echo "install-check: 3. the same with -Wl,--whole-archive lib$name.a: $ours BLACS bindings from libscalapack" \
+    "to the program, $ref to the reference"
+echo "install-check: passed"

@@ -16,28 +16,22 @@
 # program built in DIR is named by no case.
 # Processes beyond the machine's cores are oversubscribed.  SANITIZED=1 runs
 # the subset that the AddressSanitizer/UBSan build covers; VALGRIND=1 (with
-# MPIRUN="mpirun valgrind OPTIONS") the subset run under memcheck.
+# VALGRIND_CMD="valgrind OPTIONS") the subset run under memcheck.
+# MPIRUN names the launcher (Open MPI's mpirun by default, or MPICH's
+# mpiexec.mpich): tools/launcher.sh knows its options and how it shows an
+# MPI_Abort (LAUNCH_ABORT_RE) and a plain non-zero exit (LAUNCH_EXIT_RE).
 set -u
 dir=$1
-MPIRUN=${MPIRUN:-mpirun}
 limit=${TEST_TIMEOUT:-300}
 fail_limit=${FAIL_TIMEOUT:-60}
-root_flag=""
-[ "$(id -u)" = 0 ] && root_flag="--allow-run-as-root"
+. "$(dirname "$0")/../tools/launcher.sh" || exit 1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 # Sanitized runs: MPI itself leaks by design at exit, and UBSan must stop on error.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
+# (under MPICH, tools/ucx_idle.so is preloaded ahead of ASan's runtime: it
+# replaces no allocation function, so ASan's link-order check may be skipped)
+[ -n "${LAUNCH_PRELOAD:-}" ] && ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-# How the launcher tells an MPI_Abort from a process that merely exited
-# non-zero (Open MPI's words).  An abort shows MPI_Abort's banner, relayed
-# from the aborting process to mpirun; that relay sometimes breaks while the
-# job is torn down (a few runs in a hundred here), leaving mpirun's
-# ORTE_ERROR_LOG line from show_help.c instead, which is also evidence of the
-# abort (nothing else in these programs sends mpirun a help message).  A
-# plain non-zero exit shows mpirun's own notice instead, which it prints
-# locally and so never loses.
-abort_shown='MPI_ABORT was invoked on rank [0-9]+ in communicator MPI_COMM_WORLD|ORTE_ERROR_LOG: .*show_help\.c'
-plain_exit='exited with non-zero status|returned a non-zero exit code'
 
 passed=0
 failed=0
@@ -48,13 +42,16 @@ declare -A named # the programs the cases name
 mpi() { # SECONDS NP PROG ARGS... -> status; output in $log/out, $log/err
     local secs=$1 np=$2
     shift 2
-    local runner=() prog=$1
+    local runner=() prog=$1 st
     shift
-    if [ "${VALGRIND:-0}" = 1 ]; then # MPIRUN="mpirun valgrind ...": split launcher and tool
-        runner=(${MPIRUN#* })
-    fi
-    timeout -k 10 "$secs" ${MPIRUN%% *} $root_flag --oversubscribe -np "$np" \
-        -x ASAN_OPTIONS -x UBSAN_OPTIONS "${runner[@]}" "$dir/$prog" "$@" >"$log/out" 2>"$log/err"
+    # shellcheck disable=SC2206 # VALGRIND_CMD="valgrind OPTIONS": split on purpose
+    [ "${VALGRIND:-0}" = 1 ] && runner=(${VALGRIND_CMD:-valgrind})
+    launcher_cmd "$np" ASAN_OPTIONS UBSAN_OPTIONS
+    launcher_direct "$log/ranks"
+    timeout -k 10 "$secs" "${LAUNCH_CMD[@]}" "${runner[@]}" "$dir/$prog" "$@" >"$log/out" 2>"$log/err"
+    st=$?
+    launcher_collect "$log/ranks" "$log/out" "$log/err"
+    return $st
 }
 
 report() { # VERDICT NAME
@@ -106,13 +103,13 @@ expect() { # WANT NP REGEX PROG ARGS...
     built "$1" || return
     mpi "$fail_limit" "$np" "$@"
     local st=$? ok=1 pat rest=$re
-    [ "$want" -ne 0 ] && rest="$rest && $abort_shown"
+    [ "$want" -ne 0 ] && rest="$rest && $LAUNCH_ABORT_RE"
     while [ -n "$rest" ]; do
         pat=${rest%% && *}
         [ "$pat" = "$rest" ] && rest="" || rest=${rest#* && }
         grep -Eq -- "$pat" "$log/err" || { ok=0; echo "        not on stderr: /$pat/" >>"$log/err"; }
     done
-    if [ "$want" -ne 0 ] && grep -Eq -- "$plain_exit" "$log/err"; then
+    if [ "$want" -ne 0 ] && grep -Eq -- "$LAUNCH_EXIT_RE" "$log/err"; then
         ok=0
         echo "        a process exited with a non-zero status instead of calling MPI_Abort" >>"$log/err"
     fi

@@ -9,7 +9,7 @@
 # processes and non-power-of-two scopes (2x4 4x2 1x8 8x1 3x2, and 2x2 4x1 1x4
 # 3x2 2x3 1x6 for point-to-point).
 #
-# The tester always ends in a deliberate BLACS_ABORT (mpirun exit 255) and its
+# The tester always ends in a deliberate BLACS_ABORT (exit status 255) and its
 # upstream wrapper only greps "DONE BLACS_GRIDEXIT", so the output is parsed:
 # every summary line must report 0 FAILED and exactly the PASSED count these
 # inputs give on 8 processes (so that an input or tester change that skips
@@ -17,11 +17,15 @@
 # REPEATABLE SUM test may report SKIPPED), the abort must be an MPI_Abort
 # that ends every process, and the banner must show this library's debug
 # level (1; the reference reports 0), proving the preload took effect.
+#
+# BLACS_TESTER_DIR is the testers' folder (Debian: .../scalapack/openmpi-tests,
+# or mpich-tests for MPICH's); MPIRUN the launcher (tools/launcher.sh).
 set -u
 lib=$(readlink -f "$1")
 letters=$("$2" --letters)
 [ ${#letters} -ge 17 ] || { echo "conformance: no TOP letters from $2"; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../tools/launcher.sh" || exit 1
 # the tester's TOP lines: a count, then the letters quoted
 top_lines() {
     local k quoted=""
@@ -42,8 +46,6 @@ else
     echo "conformance: PASSED counts are pinned for 8 processes; on $np set CONFORMANCE_PASSED='SDRV BSBR COMBINE'"
     exit 1
 fi
-root_flag=""
-[ "$(id -u)" = 0 ] && root_flag="--allow-run-as-root"
 status=0
 
 for tester in xCbtest xFbtest; do
@@ -59,10 +61,11 @@ for tester in xCbtest xFbtest; do
         grep -q "^${#letters} *Number of topologies" "$work/$f" || { echo "conformance: $f not rewritten"; exit 1; }
     done
     t0=$SECONDS
-    (cd "$work" && timeout -k 10 900 mpirun $root_flag --oversubscribe -np "$np" \
-        -x GFORTRAN_UNBUFFERED_PRECONNECTED=y -x LD_PRELOAD="$lib" \
-        "$bindir/$tester" >out.txt 2>err.txt)
+    launcher_cmd "$np" GFORTRAN_UNBUFFERED_PRECONNECTED=y LD_PRELOAD="$lib"
+    launcher_direct "$work/ranks"
+    (cd "$work" && timeout -k 10 900 "${LAUNCH_CMD[@]}" "$bindir/$tester" >out.txt 2>err.txt)
     rc=$?
+    launcher_collect "$work/ranks" "$work/out.txt" "$work/err.txt"
     out=$work/out.txt
     err=$work/err.txt
     problems=()
@@ -95,15 +98,13 @@ for tester in xCbtest xFbtest; do
     grep -q "FAILED " "$out" && grep "FAILED " "$out" | grep -qv " 0 FAILED" && problems+=("a test reported FAILED")
     grep -q "killed other procs, exiting with error #-1" "$err" || problems+=("BLACS_ABORT message missing")
     # Exit status 255 alone does not tell MPI_Abort from a process exiting
-    # with -1 (mpirun then ends the others itself): an abort shows Open MPI's
-    # MPI_ABORT banner (or, when relaying it to mpirun breaks during the
-    # teardown, mpirun's ORTE_ERROR_LOG line from show_help.c), a plain exit
-    # mpirun's own notice.
-    grep -Eq "MPI_ABORT was invoked on rank [0-9]+ in communicator MPI_COMM_WORLD|ORTE_ERROR_LOG: .*show_help\.c" "$err" ||
-        problems+=("no MPI_ABORT banner on stderr: BLACS_ABORT did not call MPI_Abort")
-    grep -Eq "exited with non-zero status|returned a non-zero exit code" "$err" &&
+    # with -1 (the launcher then ends the others itself): an abort shows the
+    # launcher's evidence of it (tools/launcher.sh), a plain exit its notice.
+    grep -Eq "$LAUNCH_ABORT_RE" "$err" ||
+        problems+=("no MPI_Abort shown on stderr: BLACS_ABORT did not call MPI_Abort")
+    grep -Eq "$LAUNCH_EXIT_RE" "$err" &&
         problems+=("a process exited with a non-zero status instead of calling MPI_Abort")
-    [ "$rc" -eq 255 ] || problems+=("mpirun exit status $rc, expected 255 from BLACS_ABORT(-1) (124: timeout)")
+    [ "$rc" -eq 255 ] || problems+=("launcher exit status $rc, expected 255 from BLACS_ABORT(-1) (124: timeout)")
 
     echo "== $tester on $np processes ($((SECONDS - t0)) s, exit status $rc)"
     printf '%s\n' "$summaries" | sed 's/^/   /'
