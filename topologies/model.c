@@ -12,7 +12,7 @@
 /* Pieces smaller than this cost more in per-message work than they gain in
  * overlap on any machine we know of. */
 #define PIECE_MIN ((size_t)8 << 10)
-#define WINDOW_MAX 16
+#define WINDOW_MAX 1024
 
 blx_model blx_model_default(void)
 {
@@ -121,16 +121,21 @@ blx_steps blx_model_tree_steps(const blx_model *m, const blx_tree *t, int W)
     if (memo->memo_links != m->window) {
         memset(memo->memo, 0, sizeof memo->memo);
         memo->memo_links = m->window;
+        memo->memo_next = 0;
     }
-    int *slot = memo->memo[W];
-    if (!slot[4]) {
+    int *slot = NULL;
+    for (int i = 0; i < 8 && slot == NULL; i++)
+        slot = memo->memo[i][0] == W ? memo->memo[i] : NULL;
+    if (slot == NULL) {
         int dmax;
         blx_steps st = measure(t, W, m->window, &dmax);
-        int v[5] = {(int)st.la, (int)st.lb, (int)st.lo, dmax, 1};
+        slot = memo->memo[memo->memo_next];
+        memo->memo_next = (memo->memo_next + 1) % 8;
+        int v[5] = {W, (int)st.la, (int)st.lb, (int)st.lo, dmax};
         memcpy(slot, v, sizeof v);
     }
-    blx_steps st = {slot[0], slot[1], slot[2], 0, 0, 0};
-    per_piece(m, W, slot[3], &st);
+    blx_steps st = {slot[1], slot[2], slot[3], 0, 0, 0};
+    per_piece(m, W, slot[4], &st);
     return st;
 }
 

@@ -71,7 +71,7 @@ typedef struct blx_steps {
 
 /* The steps of tree t when its nodes keep W sends in flight. */
 BLX_INTERNAL blx_steps blx_model_tree_steps(const blx_model *m, const blx_tree *t, int W);
-/* The window that covers one latency with pieces of s bytes (1 .. 16). */
+/* The window that covers one latency with pieces of s bytes (1 .. 1024). */
 BLX_INTERNAL int blx_model_window(const blx_model *m, double s);
 
 /* The best plan for n bytes along a pipeline whose steps steps(W) gives

@@ -34,10 +34,11 @@ typedef struct blx_tree {
     int nsteps;  /* largest step */
     int depth;   /* longest root-to-leaf path, in edges */
     int nedges;  /* edges added so far (== np - 1 when complete) */
-    /* the cost model's steps of this tree per window 1..16 (model.c):
-     * L alpha, L beta, L overhead, most children, filled; for memo_links */
-    int memo_links;
-    int memo[17][5];
+    /* the cost model's steps of this tree for the last few windows asked
+     * (model.c): W, L alpha, L beta, L overhead, most children; valid for
+     * memo_links, replaced round robin from memo_next */
+    int memo_links, memo_next;
+    int memo[8][5];
 } blx_tree;
 
 /* A tree shape: fills t (already sized for t->np nodes) with blx_tree_edge.

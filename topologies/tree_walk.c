@@ -63,8 +63,8 @@ static void sendq_init(sendq *q, const blx_ep *e, int window, int total)
     q->e = e;
     q->cap = window < 1 ? 1 : (window > 16 ? 16 : window);
     q->head = q->n = 0;
-    q->sync = total > q->cap; /* more sends than fit at once: pace them */
-    if (!q->sync)
+    q->sync = total > window; /* more sends than the window: pace them */
+    if (!q->sync)             /* all may be in flight: the ring only recycles completed sends */
         q->cap = 16;
 }
 
@@ -188,6 +188,14 @@ static void fanin_fold_next(fanin *f, int done)
         f->free[f->nfree++] = s;
 }
 
+static int max_kids(const blx_tree *t)
+{
+    int d = 1;
+    for (int r = 0; r < t->np; r++)
+        d = blx_tree_nkids(t, r) > d ? blx_tree_nkids(t, r) : d;
+    return d;
+}
+
 /* Pieces of a combine hold whole elements; a located buffer (unit 0) goes
  * whole, within the byte layer's largest message. */
 static blx_cut combine_cut(const blx_xfer *x)
@@ -196,7 +204,16 @@ static blx_cut combine_cut(const blx_xfer *x)
         blx_fatal(x->ep.ctxt, x->ep.routine,
                   "a combine with locations of %zu bytes is larger than this library's 1 GiB limit for them",
                   x->bytes);
-    return blx_cut_make(x->bytes, x->unit == 0 ? x->bytes + 1 : x->plan.piece, x->unit);
+    if (x->unit == 0)
+        return blx_cut_make(x->bytes, x->bytes + 1, 0);
+    /* pieces small enough that every child's next piece fits the slots at
+     * once (the model may send the message whole: a node with d children
+     * posting fewer than d receives would take the children one by one) */
+    if (x->bytes <= FANIN_BUDGET / 2 / (size_t)x->tree->np) /* fits whatever the degree */
+        return blx_cut_make(x->bytes, x->plan.piece, x->unit);
+    size_t cap = FANIN_BUDGET / (2 * (size_t)max_kids(x->tree)) / x->unit * x->unit;
+    size_t piece = x->plan.piece < cap ? x->plan.piece : (cap > x->unit ? cap : x->unit);
+    return blx_cut_make(x->bytes, piece, x->unit);
 }
 
 static void fanin_start(fanin *f, const blx_xfer *x, void *stack, size_t stack_bytes)

@@ -275,6 +275,13 @@ static void check_network_choices(void)
         CHECK(t == rows[i].want, "network, op %d, %d processes, %zu bytes: %s chosen, %s expected",
               rows[i].op, rows[i].np, rows[i].bytes, t->name, rows[i].want->name);
     }
+    /* short messages: a flat tree's 63 sends all in flight (as the reference
+     * posts them), not paced in windows; long ones one at a time */
+    blx_model net = blx_model_default();
+    CHECK(blx_model_parse("alpha=1e-6,beta=1e-10,gamma=0,window=1", &net) == 0, "network model refused");
+    CHECK(blx_model_window(&net, 8) >= 64 && blx_model_window(&net, 1 << 20) == 1,
+          "network windows: %d for 8 B, %d for 1 MiB", blx_model_window(&net, 8),
+          blx_model_window(&net, 1 << 20));
     blx_model m = blx_model_default(), keep = m;
     CHECK(blx_model_parse("alpha=1e-6,beta=x", &m) == -1 && m.alpha == keep.alpha,
           "bad BLACS_MODEL accepted");
