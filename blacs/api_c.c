@@ -46,6 +46,7 @@ BLX_API void Cblacs_pcoord(int ConTxt, int pnum, int *prow, int *pcol)
 }
 
 BLX_API void Cblacs_barrier(int ConTxt, char *scope) { blx_barrier(ConTxt, scope); }
+BLX_API void Cblacs_stats(int ConTxt) { blx_stats(ConTxt); }
 
 BLX_API int Cksendid(int ConTxt, int rdest, int cdest)
 {

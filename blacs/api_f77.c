@@ -51,6 +51,7 @@ BLX_API void blacs_pcoord_(int *ConTxt, int *pnum, int *prow, int *pcol)
 }
 
 BLX_API void blacs_barrier_(int *ConTxt, char *scope) { blx_barrier(*ConTxt, scope); }
+BLX_API void blacs_stats_(int *ConTxt) { blx_stats(*ConTxt); }
 
 BLX_API int ksendid_(int *ConTxt, int *rdest, int *cdest)
 {

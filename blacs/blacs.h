@@ -92,7 +92,8 @@ extern "C" {
  *   still buffered are delivered.  An invalid context (-1 too) is fatal.
  * Cblacs_barrier(ConTxt, scope)
  *   Returns once every process of the scope has called: 'R' the caller's
- *   row, 'C' its column, 'A' the grid.  Any other letter: returns at once.
+ *   row, 'C' its column, 'A' the grid.  Any other letter is an error (the
+ *   reference returns at once).
  * Cblacs_freebuff(ConTxt, Wait)
  *   ConTxt is ignored.  Wait != 0: first wait until every buffered send has
  *   been received; Wait == 0: only collect those already done.  Then frees
@@ -116,7 +117,8 @@ extern "C" {
  *         default 0 .. MPI_TAG_UB.  set: used by grids created afterwards,
  *         must hold at least 6 IDs within 0 .. MPI_TAG_UB (otherwise a
  *         warning and no change) and be the same everywhere.  ConTxt ignored.
- *     2   get: the debug level, 1 (the checks are always on).  ConTxt ignored.
+ *     2   get: the debug level, BLACS_DEBUG (0-3, default 1; README,
+ *         "Debugging a BLACS program").  ConTxt ignored.
  *     10  get: a system context for the grid ConTxt, from which new grids
  *         over its processes can be made; it dies with that grid.
  *     11, 13  rings of TOP 'M' in broadcasts, combines: any non-zero value,
@@ -131,6 +133,12 @@ extern "C" {
  *   and nothing changes.
  * Cdwalltime00()  wall-clock seconds (MPI_Wtime); only differences matter.
  * Cdcputime00()   CPU seconds used by this process (the reference: -1.0).
+ * Cblacs_stats(ConTxt)  (an extension, not in the reference)
+ *   Collective over the grid ConTxt: its process {0,0} prints the
+ *   statistics of every member, merged (per routine family, TOP and
+ *   algorithm: calls, bytes per call, time inside, time waiting), counted
+ *   since the start when BLACS_STATS is set, or one line saying they are
+ *   off.  Any time, as often as wanted; counting goes on.
  * Cksendid, Ckrecvid return 9977; Ckbsid, Ckbrid return the next value of a
  *   per-grid counter of the scope named (an unknown letter: the last scope
  *   named).  Left from an older interface; they never touch BLACS traffic.
@@ -149,6 +157,7 @@ void Cblacs_exit(int NotDone);
 int Cblacs_pnum(int ConTxt, int prow, int pcol);
 void Cblacs_pcoord(int ConTxt, int pnum, int *prow, int *pcol);
 void Cblacs_barrier(int ConTxt, char *scope);
+void Cblacs_stats(int ConTxt);
 int Cksendid(int ConTxt, int rdest, int cdest);
 int Ckrecvid(int ConTxt, int rsrc, int csrc);
 int Ckbsid(int ConTxt, char *scope);
@@ -427,6 +436,7 @@ void blacs_exit_(int *NotDone);
 int blacs_pnum_(int *ConTxt, int *prow, int *pcol);
 void blacs_pcoord_(int *ConTxt, int *pnum, int *prow, int *pcol);
 void blacs_barrier_(int *ConTxt, char *scope);
+void blacs_stats_(int *ConTxt);
 int ksendid_(int *ConTxt, int *rdest, int *cdest);
 int krecvid_(int *ConTxt, int *rsrc, int *csrc);
 int kbsid_(int *ConTxt, char *scope);

@@ -115,6 +115,9 @@ BLX_INTERNAL void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, con
 BLX_INTERNAL void blx_gridexit(int ctxt);
 BLX_INTERNAL void blx_exit(int notdone);
 BLX_INTERNAL void blx_barrier(int ctxt, const char *scope);
+/* Cblacs_stats: the grid's statistics merged and printed by its process
+ * {0,0} (collective over the grid; stats.c). */
+BLX_INTERNAL void blx_stats(int ctxt);
 
 /* --- support.c --- */
 BLX_INTERNAL void blx_pinfo(int *mypnum, int *nprocs);

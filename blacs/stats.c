@@ -144,7 +144,7 @@ void blx_stats_exit(int pnum)
 
 /* Merges the tables of every member of c's grid on member 0, which prints
  * them (calls and bytes summed, times summed over the processes). */
-void blx_stats_gather(const blx_ctx *c)
+static void gather(const blx_ctx *c)
 {
     int size, me;
     MPI_Comm_size(c->comm, &size);
@@ -191,4 +191,17 @@ void blx_stats_gather(const blx_ctx *c)
     free(all_counts);
     free(displs);
     free(all);
+}
+
+void blx_stats(int ctxt)
+{
+    blx_ctx *c = blx_ctx_get(ctxt, "BLACS_STATS");
+    if (!blx_debug_get()->stats) { /* nothing was counted: say so, once */
+        if (c->myrow == 0 && c->mycol == 0)
+            printf("BLACS statistics of context %d: off (set BLACS_STATS=1 or BLACS_STATS=file to count)\n",
+                   c->handle);
+        fflush(stdout);
+        return;
+    }
+    gather(c);
 }

@@ -230,13 +230,13 @@ static int hang_report(blx_ctx *c, double seconds)
             MPI_Isend(&round, 1, MPI_INT, r, TAG_ASK, c->watch, &q);
             MPI_Request_free(&q);
         }
+    char mine[LINE]; /* as of the timeout, before listening for the answers */
+    blx_doing_describe(&now, mine, sizeof mine);
     char *answers = collect(c, size, me, round);
     if (lowest_asker >= 0 && lowest_asker < me) {
         free(answers);
         return 0;
     }
-    char mine[LINE];
-    blx_doing_describe(&now, mine, sizeof mine);
     fflush(stdout);
     fprintf(stderr, "BLACS HANG REPORT: process {%d,%d} has waited %.0f s (BLACS_HANG_TIMEOUT) in %s\n",
             c->myrow, c->mycol, seconds, mine);

@@ -61,12 +61,11 @@ BLX_INTERNAL void blx_watch_grid_free(blx_ctx *c);
 BLX_INTERNAL void blx_watch_self_receive(const blx_ctx *c, const blx_call *call, int tag);
 
 /* Statistics (stats.c): one finished call of d, its bytes and the
- * algorithm that ran; BLACS_STATS at the start and at BLACS_EXIT; a grid's
- * tables merged and printed by its process {0,0} (collective). */
+ * algorithm that ran; BLACS_STATS at the start and at BLACS_EXIT (the
+ * public Cblacs_stats: blx_stats in internal.h). */
 BLX_INTERNAL void blx_stats_count(const blx_doing *d, size_t bytes, const char *algorithm);
 BLX_INTERNAL void blx_stats_start(int pnum);
 BLX_INTERNAL void blx_stats_exit(int pnum);
-BLX_INTERNAL void blx_stats_gather(const blx_ctx *c);
 
 /* A recorded matrix call (NULL when nothing is recorded). */
 BLX_INTERNAL blx_doing *blx_doing_matrix(const blx_call *call, int ctxt, char kind, const blx_shape *s,

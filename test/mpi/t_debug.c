@@ -16,6 +16,9 @@
  *   limit V        BLACS_BUFFER_LIMIT=V, then a 1 MiB send: K/M/G suffixes
  *                  accepted, garbage refused
  *   stats FILE     BLACS_STATS=FILE: the CSV of every process after BLACS_EXIT
+ *   statscall on|off  Cblacs_stats mid-run, BLACS_STATS=1 or unset: {0,0}
+ *                  prints the merged table (calls summed over the grid),
+ *                  or one line saying statistics are off
  *
  * Levels 2 and 3 run with BLACS_HANG_TIMEOUT=2 so hangs end quickly.
  */
@@ -24,19 +27,57 @@
 
 #include "mpitest.h"
 
+/* Five sums, then Cblacs_stats with {0,0}'s stdout caught in a file: the
+ * merged table counts 5 calls per process, or says statistics are off. */
+static void check_stats_call(int ctxt, int mycol, int on)
+{
+    double a[8] = {0};
+    for (int k = 0; k < 5; k++)
+        Cdgsum2d(ctxt, "All", "I", 8, 1, a, 8, -1, -1);
+    char path[] = "/tmp/t_debug_statsXXXXXX";
+    int fd = -1, keep = -1;
+    if (mycol == 0) {
+        fd = mkstemp(path);
+        fflush(stdout);
+        keep = dup(1);
+        dup2(fd, 1);
+    }
+    Cblacs_stats(ctxt);
+    if (mycol != 0)
+        return;
+    fflush(stdout);
+    dup2(keep, 1);
+    close(keep);
+    char text[4096] = "", want[96];
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    text[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink(path);
+    if (on) {
+        snprintf(want, sizeof want, "| combine sum | 'I' | ring | %d | 64 | 64 | 64 |", 5 * mt_size);
+        CHECK(strstr(text, "BLACS statistics of the ") != NULL && strstr(text, want) != NULL,
+              "Cblacs_stats printed no row '%s':\n%s", want, text);
+    } else {
+        CHECK(strstr(text, ": off (set BLACS_STATS=1") != NULL && strstr(text, "| combine") == NULL,
+              "Cblacs_stats with statistics off printed:\n%s", text);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "", *arg = argc > 2 ? argv[2] : "1";
     if (!strcmp(what, "allvsone") || !strcmp(what, "wrongsource"))
         setenv("BLACS_DEBUG", arg, 1);
-    if (!strcmp(what, "selfrecv") || !strcmp(what, "deadlock"))
-        setenv("BLACS_DEBUG", "2", 1);
+    if (!strcmp(what, "selfrecv") || !strcmp(what, "deadlock")) /* unless the environment says otherwise */
+        setenv("BLACS_DEBUG", "2", 0);
     if (!strcmp(what, "p2psize"))
-        setenv("BLACS_DEBUG", "3", 1);
+        setenv("BLACS_DEBUG", "3", 0);
     if (!strcmp(what, "limit"))
         setenv("BLACS_BUFFER_LIMIT", arg, 1);
     if (!strcmp(what, "stats"))
         setenv("BLACS_STATS", arg, 1);
+    if (!strcmp(what, "statscall") && !strcmp(arg, "on"))
+        setenv("BLACS_STATS", "1", 1);
     setenv("BLACS_HANG_TIMEOUT", "2", 1);
     mpitest_start();
     int ctxt, nprow, npcol, myrow, mycol;
@@ -95,6 +136,8 @@ int main(int argc, char **argv)
             Cdgebr2d(ctxt, "Row", " ", 8, 1, a, 8, 0, 0);
         Cblacs_barrier(ctxt, "All");
     }
+    if (!strcmp(what, "statscall"))
+        check_stats_call(ctxt, mycol, !strcmp(arg, "on"));
     Cblacs_gridexit(ctxt);
     if (strcmp(what, "stats") == 0) { /* the table is written at BLACS_EXIT: look after it */
         const char *file = getenv("BLACS_STATS");
