@@ -179,7 +179,7 @@ $(B)/test/unit/%: test/unit/%.c $(ALIB) $(HEADERS) test/check.h
 $(B)/test/mpi/%: test/mpi/%.c $(ALIB) test/check.h test/mpi/mpitest.h test/mpi/typed.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< $(ALIB) -lm
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -pthread -o $@ $< $(ALIB) -lm
 
 $(B)/test/mpi/%: test/mpi/%.f90 $(ALIB)
 	@mkdir -p $(dir $@)

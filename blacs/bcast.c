@@ -11,6 +11,7 @@
  */
 #include "../topologies/topology.h"
 #include "internal.h"
+#include "threads.h"
 #include "watch.h"
 
 /* Everything but the data movement, shared by both sides. */
@@ -94,15 +95,17 @@ static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_s
 void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top, const char *uplo,
                     const char *diag, int m, int n, const void *A, int lda)
 {
+    blx_thread_enter(ctxt, call->name);
     bcast_call b = prepare(call, ctxt, scope, top, uplo, diag, m, n, lda);
-    if (b.s->np == 1)
-        return;
-    run(call, &b, b.s->me, (void *)A, 1); /* the source's A is only read */
+    if (b.s->np > 1)
+        run(call, &b, b.s->me, (void *)A, 1); /* the source's A is only read */
+    blx_thread_leave();
 }
 
 void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const char *top, const char *uplo,
                     const char *diag, int m, int n, void *A, int lda, int rsrc, int csrc)
 {
+    blx_thread_enter(ctxt, call->name);
     bcast_call b = prepare(call, ctxt, scope, top, uplo, diag, m, n, lda);
     int root = blx_member_arg(b.c, call, b.s, "RSRC", rsrc, "CSRC", csrc);
     if (root == b.s->me)
@@ -111,4 +114,5 @@ void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const cha
                   "broadcast/send routine, the others the broadcast/receive",
                   b.c->myrow, b.c->mycol);
     run(call, &b, root, A, 0);
+    blx_thread_leave();
 }

@@ -26,6 +26,7 @@
 #include "../topologies/topology.h"
 #include "internal.h"
 #include "ops.h"
+#include "threads.h"
 #include "watch.h"
 
 /* Member index -> grid coordinates, in scope s of context c. */
@@ -126,8 +127,8 @@ static blx_doing *record(const blx_call *call, const combine_call *k, int tag)
     return d;
 }
 
-void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top, int m, int n,
-                 void *A, int lda, int *rA, int *cA, int ldia, int rdest, int cdest)
+static void combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top, int m,
+                    int n, void *A, int lda, int *rA, int *cA, int ldia, int rdest, int cdest)
 {
     combine_call k = prepare(call, kind, ctxt, scope, top, m, n, lda, ldia, rdest, cdest);
     blx_ctx *c = k.c;
@@ -175,4 +176,12 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
     if (mine_out && !in_place)
         unpack_result(c, s, &k.shape, work, loc, A, rA, cA, k.ldia, k.dest, k.all);
     blx_doing_done(d, k.bytes, k.route.topo->name);
+}
+
+void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top, int m, int n,
+                 void *A, int lda, int *rA, int *cA, int ldia, int rdest, int cdest)
+{
+    blx_thread_enter(ctxt, call->name);
+    combine(call, kind, ctxt, scope, top, m, n, A, lda, rA, cA, ldia, rdest, cdest);
+    blx_thread_leave();
 }

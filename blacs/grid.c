@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "threads.h"
 #include "watch.h"
 
 /* FNV-1a over the grid description, to check that every caller passed the same. */
@@ -165,6 +166,7 @@ void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, i
                  int npcol)
 {
     blx_init();
+    blx_thread_enter(-1, routine);
     blx_buf_poll();
     int sysrank, syssize = sys_size(routine, sys);
     blx_check_mpi(-1, routine, MPI_Comm_rank(sys, &sysrank), "MPI_Comm_rank");
@@ -189,6 +191,7 @@ void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, i
                   MPI_Comm_split(sys, member ? 0 : MPI_UNDEFINED, member ? myrow * npcol + mycol : 0, &comm),
                   "MPI_Comm_split");
     *ctxt = member ? blx_ctx_add(ctx_new(routine, comm, nprow, npcol, myrow, mycol)) : -1;
+    blx_thread_leave();
 }
 
 void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *order, int nprow, int npcol)
@@ -228,10 +231,12 @@ void blx_gridexit(int ctxt)
     blx_ctx *c = blx_ctx_find(ctxt);
     if (c == NULL)
         blx_fatal(ctxt, "BLACS_GRIDEXIT", "Trying to exit non-existent context (ConTxt = %d)", ctxt);
+    blx_thread_enter(ctxt, "BLACS_GRIDEXIT");
     blx_buf_poll();
     /* Sends still buffered on this grid complete normally: MPI keeps a freed
      * communicator alive until its pending operations are done. */
     ctx_free(c);
+    blx_thread_leave();
 }
 
 void blx_exit(int notdone)
@@ -257,6 +262,7 @@ void blx_exit(int notdone)
 void blx_barrier(int ctxt, const char *scope)
 {
     static const blx_call call = {"BLACS_BARRIER", BLX_T_I};
+    blx_thread_enter(ctxt, call.name);
     blx_ctx *c = blx_ctx_get(ctxt, call.name);
     blx_scope *s = blx_scope_arg(c, &call, scope); /* the reference ignores an unknown scope */
     blx_doing *d = blx_watching() ? blx_doing_begin(call.name, ctxt, 'w') : NULL;
@@ -267,4 +273,5 @@ void blx_barrier(int ctxt, const char *scope)
     blx_ep e = blx_scope_ep(c, s, 0, call.name);
     blx_wait_mpi(&e, &r, "MPI_Ibarrier");
     blx_doing_done(d, 0, NULL);
+    blx_thread_leave();
 }

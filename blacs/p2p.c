@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "threads.h"
 #include "watch.h"
 
 /* How a message of n bytes between two members of grid c is cut: the same
@@ -30,6 +31,7 @@ static blx_cut p2p_cut(const blx_ctx *c, size_t n)
 void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n,
                      const void *A, int lda, int rdest, int cdest)
 {
+    blx_thread_enter(ctxt, call->name);
     blx_ctx *c = blx_ctx_get(ctxt, call->name);
     blx_shape s = blx_shape_arg(c, call, uplo, diag, m, n, lda);
     int dest = blx_coord_arg(c, call, "RDEST", rdest, "CDEST", cdest);
@@ -53,11 +55,13 @@ void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const cha
     }
     blx_buf_activate(b);
     blx_doing_done(d, bytes, NULL);
+    blx_thread_leave();
 }
 
 void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n,
                      void *A, int lda, int rsrc, int csrc)
 {
+    blx_thread_enter(ctxt, call->name);
     blx_ctx *c = blx_ctx_get(ctxt, call->name);
     blx_shape s = blx_shape_arg(c, call, uplo, diag, m, n, lda);
     int src = blx_coord_arg(c, call, "RSRC", rsrc, "CSRC", csrc);
@@ -91,4 +95,5 @@ void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const cha
     if (r != stack)
         free(r);
     blx_doing_done(d, bytes, NULL);
+    blx_thread_leave();
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "threads.h"
 
 void blx_pinfo(int *mypnum, int *nprocs)
 {
@@ -48,12 +49,14 @@ void blx_pcoord(int ctxt, int pnum, int *prow, int *pcol)
 
 void blx_freebuff(int wait)
 {
+    blx_thread_enter(-1, "BLACS_FREEBUFF");
     if (wait)
         blx_buf_wait_all("BLACS_FREEBUFF");
     else
         blx_buf_poll();
     blx_buf_free_ready();
     blx_scratch_free();
+    blx_thread_leave();
 }
 
 void blx_abort(int ctxt, int errnum)

@@ -121,4 +121,14 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     fail 4 "BLACS_BUFFER_LIMIT: 'abc' is not a size && $who" t_debug limit abc
     fail 4 "BLACS_BUFFER_LIMIT: '-1' is not a size && $who" t_debug limit -1
     pass 4 t_debug stats "$log/stats.csv"
+    pass 4 t_debug statscall on
+    pass 3 t_debug statscall off
+fi
+
+# Threads (README "Threads"): two threads per process on grids of their own,
+# taking turns, every element checked; both inside at once: a clear error.
+pass 2 t_threads turns
+if [ "${SANITIZED:-0}" = 0 ]; then
+    pass 4 t_threads turns
+    fail 2 "Cdgsum2d: called while another thread of this process is inside Cdgerv2d && $who" t_threads overlap
 fi
