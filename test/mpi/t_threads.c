@@ -26,7 +26,10 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t moved = PTHREAD_COND_INITIALIZER;
 static int turn; /* round r of thread t runs at turn 2 r + t */
 
-static double value(int round, int t, int src, int i, int j) { return round * 1e4 + t * 1e3 + src * 100 + i + j * 0.01; }
+static double value(int round, int t, int src, int i, int j)
+{
+    return round * 1e4 + t * 1e3 + src * 100 + i + j * 0.01;
+}
 
 /* One round on thread t's grid: a lower trapezoid to the next process, a
  * packed broadcast from process (round mod np), a sum; all checked. */
@@ -46,8 +49,8 @@ static void one_round(int t, int round)
     for (int j = 0; j < N; j++)
         for (int i = 0; i < LDA; i++) {
             double want = i >= j && i < M ? value(round, t, prev, i, j) : -1;
-            CHECK(a[i + j * LDA] == want, "thread %d round %d: trapezoid (%d,%d) = %g, not %g", t, round, i, j,
-                  a[i + j * LDA], want);
+            CHECK(a[i + j * LDA] == want, "thread %d round %d: trapezoid (%d,%d) = %g, not %g", t, round, i,
+                  j, a[i + j * LDA], want);
         }
     int root = round % np;
     for (int j = 0; j < N; j++)
