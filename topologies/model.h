@@ -12,9 +12,10 @@
  *
  * A pipelined tree.  Cut n bytes into k pieces of s = n/k bytes.  A node
  * forwards each piece to its d children in order, at most W sends in flight
- * (W = 1 + ceil(alpha / (s beta)): enough pieces to cover one latency; a
- * message sent whole takes 1 + floor(alpha / (n beta)), so that large ones
- * go out one at a time, largest subtree first), so one piece costs it about
+ * (W = 2 for a stream of pieces: the next is posted while one is on the
+ * wire; a message sent whole takes 1 + floor(alpha / (n beta)), so that
+ * short ones overlap their latencies and large ones go out one at a time,
+ * largest subtree first), so one piece costs it about
  *     D(s) = ceil(d/W) alpha + ceil(d/window) s beta + d o,
  * and the j-th child (from 0) gets it (floor(j/W) + 1) alpha +
  * (floor(j/window) + 1) s beta + (j + 1) o after its parent.  With L(s) the
