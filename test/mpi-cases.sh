@@ -108,7 +108,7 @@ fi
 # with a message naming what went wrong, never a hang.
 if [ "${SANITIZED:-0}" = 0 ]; then
     fail 4 "Cdgsum2d: the processes of scope 'A' disagree on leaving the result on all \(1\) or on one \(0\): \{0,0\} passes 1, \{0,1\} passes 0 && $who" t_debug allvsone 3
-    fail 4 "BLACS HANG REPORT: process \{0,[13]\} has waited [0-9]+ s && receiving a broadcast of a 8 x 1 double matrix from \{0,0\} && $who" t_debug allvsone 2
+    fail 4 "BLACS HANG REPORT: process \{0,[0-3]\} has waited [0-9]+ s && receiving a broadcast of a 8 x 1 double matrix from \{0,0\} && $who" t_debug allvsone 2
     fail 4 "disagree on the source or destination: \{0,0\} passes \{0,0\}, \{0,1\} passes \{0,3\} && $who" t_debug wrongsource 3
     fail 4 "BLACS HANG REPORT && pnum 1 \{0,1\}: Cdgebr2d \(context 0, scope 'A', TOP ' '\): receiving a broadcast of a 8 x 1 double matrix from \{0,3\} && $who" t_debug wrongsource 2
     fail 4 "BLACS_GRIDINIT: the processes of the system context set different message-ID ranges \(BLACS_SET code 1\) && $who" t_debug idrange
