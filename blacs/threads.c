@@ -2,6 +2,7 @@
  * blacs/threads.c - one thread at a time inside the BLACS (threads.h).
  */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../base/report.h"
