@@ -37,20 +37,21 @@ enum {
     V_REPEAT,
     NV
 };
-static const char *const what[NV] = {"the operation (1 broadcast, 2 sum, 3 absolute max, 4 absolute min)",
-                                     "the type (0 i, 1 s, 2 d, 3 c, 4 z)",
-                                     "the number of elements",
-                                     "UPLO",
-                                     "DIAG",
-                                     "M of the trapezoid",
-                                     "N of the trapezoid",
-                                     "TOP",
-                                     "leaving the result on all (1) or on one (0)",
-                                     "the source or destination",
-                                     "locations (LDIA != -1)",
-                                     "the rings of TOP 'M' (BLACS_SET 11 or 13)",
-                                     "the branches of TOP 'T' (BLACS_SET 12 or 14)",
-                                     "repeatability (BLACS_SET 15)"};
+static const char *const what[NV] = {
+    "the operation (1 broadcast, 2 sum, 3 absolute max, 4 absolute min, 5 user-defined)",
+    "the type (0 i, 1 s, 2 d, 3 c, 4 z)",
+    "the number of elements",
+    "UPLO",
+    "DIAG",
+    "M of the trapezoid",
+    "N of the trapezoid",
+    "TOP",
+    "leaving the result on all (1) or on one (0)",
+    "the source or destination",
+    "locations (LDIA != -1)",
+    "the rings of TOP 'M' (BLACS_SET 11 or 13)",
+    "the branches of TOP 'T' (BLACS_SET 12 or 14)",
+    "repeatability (BLACS_SET 15)"};
 
 /* Scope member k's grid coordinates. */
 static void coords(const blx_ctx *c, const blx_scope *s, int k, int *row, int *col)

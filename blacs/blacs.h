@@ -537,6 +537,101 @@ void zgamx2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, in
 void zgamn2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda, int *rA, int *cA,
               int *ldia, int *rdest, int *cdest);
 
+/* ===========================================================================
+ * Extensions: LAWN 73 section 7.1.2 and 7.1.3 (not in the reference)
+ *
+ * New routines beside the reference's, which keep their exact behaviour
+ * (vGERV2D still refuses RSRC = -1).  Each has a C name and a Fortran name
+ * (every argument by address, as above; the Fortran names answer to the
+ * same manglings as the others).
+ *
+ * Cvgerva2d(ConTxt, M, N, A, lda, rsrc, csrc)
+ * Cvtrrva2d(ConTxt, uplo, diag, M, N, A, lda, rsrc, csrc)
+ *   Purpose: receive, as vGERV2D / vTRRV2D do, a matrix from any process of
+ *   the grid that sends one to the caller: the receive from any source that
+ *   LAWN 73 proposes, for fan-ins whose messages may come in any order.
+ *   rsrc, csrc  (in/out) In: -1 for any row, -1 for any column, or a
+ *               coordinate of the grid (so {-1,-1}: any process; {r,-1}: any
+ *               process of row r; {-1,c}: any of column c).  Out: the sender.
+ *               Anything else is fatal.
+ *   The message IDs.  An ID comes from the send and receive counters of a
+ *   pair of processes (LAWN 73 section 6.1), so the ID a receive expects is
+ *   known only once the source is.  This routine computes, for every
+ *   candidate sender, the ID of that sender's next message to the caller,
+ *   waits until one of those messages has arrived, and receives it as
+ *   vGERV2D would from that sender.  The rule that follows: it takes the
+ *   first point-to-point message to arrive, from any candidate, among the
+ *   messages not yet received (LAWN 73: "any outstanding message directed to
+ *   the receiving process will be accepted"), and the caller must make sure
+ *   that the one it takes is one it wants, with the M x N it describes (any
+ *   other size is the usual size error).  What it never takes: a message of
+ *   a broadcast or combine (they carry IDs of other ranges), a message of
+ *   another context, or a sender's message ahead of an earlier one from the
+ *   same sender.  The counters stay in step, so named receives may follow.
+ *   The wait polls (MPI_Iprobe); at BLACS_DEBUG=2 a hang is reported like
+ *   any other ("receiving ... from any process").
+ *
+ * Cvtuop2d(ConTxt, scope, top, uplo, diag, M, N, A, lda, rdest, cdest,
+ *          init, op, post)
+ *   Purpose: a combine with the user's operation over a general (uplo 'G')
+ *   or trapezoidal ('U', 'L' with DIAG, as for vTRSD2D) M x N matrix: every
+ *   process of SCOPE contributes its A and, element by element, the result
+ *   is their combination by OP (exclusive or, sum of squares, a scaled norm,
+ *   a trapezoidal sum: LAWN 73 section 7.1.3).  SCOPE, TOP, rdest, cdest and
+ *   the result as for vGSUM2D: it overwrites A on the destination, or on
+ *   every process when rdest or cdest is -1; elsewhere A is left unchanged.
+ *   Every TOP letter, and ' ', which picks by the cost model as for the sums.
+ *   The user's functions see the elements packed: those of the trapezoid
+ *   only, column after column, a complex element as (re, im).
+ *     init(n, v)   called once on each process's packed contribution v[0..n)
+ *                  before it is combined (e.g. square each entry); may be
+ *                  NULL in C.
+ *     op(n, a, b)  a[i] := a[i] (op) b[i] for i < n.  Must not change b.
+ *     post(n, v)   called on the result v[0..n) wherever it is left, before
+ *                  it is unpacked into A (e.g. a square root); may be NULL
+ *                  in C.
+ *   A call of op may cover part of the vector: for a general matrix always
+ *   whole columns, so a record of several numbers that lies down a column
+ *   (the (scale, sumsq) pair of a norm as a 2 x K matrix) is never cut; for
+ *   a trapezoid, whole elements (op must then work element by element).
+ *   An element-by-element op on a long vector is best passed as a 1 x n
+ *   row: it may then be cut anywhere, as vGSUM2D's vectors are.
+ *   What op must be: associative and commutative, as the built-in combines
+ *   are; then every TOP gives the same result.  The guarantees are the
+ *   built-in sums': coherence (leave-on-all results bitwise equal on every
+ *   process) if op(x, y) and op(y, x) give the same bits (IEEE +, *, max,
+ *   exclusive or do); repeatability (TOP ' ', or BLACS_SET 15) if op and
+ *   init are deterministic.  Rounding may make a floating-point op only
+ *   nearly associative: the order of application is the TOP's, as for sums.
+ *   C: n by value, the functions below; Fortran: EXTERNAL subroutines called
+ *   as CALL INIT(N, V), CALL OP(N, A, B), CALL POST(N, V), all three needed
+ *   (one that does nothing serves).
+ * ------------------------------------------------------------------------ */
+typedef void Cblacs_uop_fn(int n, void *v);
+typedef void Cblacs_uop_op(int n, void *a, const void *b);
+typedef void Fblacs_uop_fn(int *n, void *v);
+typedef void Fblacs_uop_op(int *n, void *a, void *b);
+
+#define BLACS_EXT_PROTOTYPES(v, R)                                                                     \
+    void C##v##gerva2d(int ConTxt, int M, int N, R *A, int lda, int *rsrc, int *csrc);                 \
+    void C##v##trrva2d(int ConTxt, char *uplo, char *diag, int M, int N, R *A, int lda, int *rsrc,     \
+                       int *csrc);                                                                     \
+    void C##v##tuop2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, R *A,  \
+                      int lda, int rdest, int cdest, Cblacs_uop_fn *init, Cblacs_uop_op *op,           \
+                      Cblacs_uop_fn *post);                                                            \
+    void v##gerva2d_(int *ConTxt, int *M, int *N, R *A, int *lda, int *rsrc, int *csrc);               \
+    void v##trrva2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, R *A, int *lda, int *rsrc,   \
+                     int *csrc);                                                                       \
+    void v##tuop2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, R *A, \
+                    int *lda, int *rdest, int *cdest, Fblacs_uop_fn *init, Fblacs_uop_op *op,          \
+                    Fblacs_uop_fn *post);
+BLACS_EXT_PROTOTYPES(i, int)    /* Cigerva2d, igerva2d_, Citrrva2d, ..., Cituop2d, ituop2d_ */
+BLACS_EXT_PROTOTYPES(s, float)  /* Csgerva2d, ... */
+BLACS_EXT_PROTOTYPES(d, double) /* Cdgerva2d, ... */
+BLACS_EXT_PROTOTYPES(c, float)  /* Ccgerva2d, ...: A as (re, im) pairs */
+BLACS_EXT_PROTOTYPES(z, double) /* Czgerva2d, ... */
+#undef BLACS_EXT_PROTOTYPES
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,9 @@
  *                           X(vfamily, VFAMILY, 0) for one type letter: the
  *                           communication routines, applied to every type of
  *                           BLX_FOR_EACH_TYPE (types.h)
+ *   BLX_F77_EXT_FAMILIES(X, v, V)
+ *                           the same for the extensions (vGERVA2D, vTRRVA2D,
+ *                           vTUOP2D)
  * underscored is 1 when the name contains an underscore (it gets name__).
  */
 #ifndef BLX_F77_NAMES_H
@@ -69,5 +72,12 @@
     X(v##gsum2d, V##GSUM2D, 0)    \
     X(v##gamx2d, V##GAMX2D, 0)    \
     X(v##gamn2d, V##GAMN2D, 0)
+
+/* The extensions of LAWN 73 section 7.1 (api_ext.c), for one type letter;
+ * no name contains an underscore. */
+#define BLX_F77_EXT_FAMILIES(X, v, V) \
+    X(v##gerva2d, V##GERVA2D, 0)      \
+    X(v##trrva2d, V##TRRVA2D, 0)      \
+    X(v##tuop2d, V##TUOP2D, 0)
 
 #endif

@@ -174,6 +174,11 @@ BLX_INTERNAL void blx_send_matrix(const blx_call *call, int ctxt, const char *up
 BLX_INTERNAL void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m,
                                   int n, void *A, int lda, int rsrc, int csrc);
 
+/* vGERVA2D, vTRRVA2D: a receive from any process (*rsrc, *csrc = -1: any
+ * row, any column), which returns the sender's coordinates there. */
+BLX_INTERNAL void blx_recv_any(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m,
+                               int n, void *A, int lda, int *rsrc, int *csrc);
+
 /* --- bcast.c: broadcasts along a topology --- */
 BLX_INTERNAL void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,
                                  const char *uplo, const char *diag, int m, int n, const void *A, int lda);
@@ -185,5 +190,11 @@ BLX_INTERNAL void blx_bcast_recv(const blx_call *call, int ctxt, const char *sco
 BLX_INTERNAL void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top,
                               int m, int n, void *A, int lda, int *rA, int *cA, int ldia, int rdest,
                               int cdest);
+
+/* --- combine.c: vTUOP2D, the user's functions in 'user' (uop.h) --- */
+struct blx_uop;
+BLX_INTERNAL void blx_combine_user(const blx_call *call, const struct blx_uop *user, int ctxt,
+                                   const char *scope, const char *top, const char *uplo, const char *diag,
+                                   int m, int n, void *A, int lda, int rdest, int cdest);
 
 #endif

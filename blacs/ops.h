@@ -27,7 +27,8 @@
 #include "../base/visibility.h"
 #include "types.h"
 
-typedef enum blx_opkind { BLX_OP_SUM, BLX_OP_AMX, BLX_OP_AMN } blx_opkind;
+/* BLX_OP_USER: vTUOP2D, whose operation is the user's (uop.h), not blx_merge's. */
+typedef enum blx_opkind { BLX_OP_SUM, BLX_OP_AMX, BLX_OP_AMN, BLX_OP_USER } blx_opkind;
 
 typedef struct blx_reduce {
     blx_opkind kind;

@@ -38,7 +38,11 @@ static const char *family_of(const blx_doing *d)
     case 'r': return "receive";
     case 'b': return "broadcast send";
     case 'B': return "broadcast receive";
-    case 'c': return d->op == '+' ? "combine sum" : d->op == '>' ? "combine amx" : "combine amn";
+    case 'c':
+        return d->op == '+'   ? "combine sum"
+               : d->op == '>' ? "combine amx"
+               : d->op == '<' ? "combine amn"
+                              : "combine user";
     default: return "barrier";
     }
 }

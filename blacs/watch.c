@@ -57,7 +57,7 @@ void blx_doing_describe(const blx_doing *d, char *buf, size_t len)
         snprintf(buf, len, "not in a BLACS call");
         return;
     }
-    char where[64] = "", shape[96], peer[32] = "everyone", id[32] = "";
+    char where[64] = "", shape[96], peer[48] = "everyone", id[32] = "";
     if (d->scope)
         snprintf(where, sizeof where, ", scope '%c', TOP '%c'", d->scope, d->top ? d->top : ' ');
     if (d->uplo == 'G')
@@ -65,8 +65,14 @@ void blx_doing_describe(const blx_doing *d, char *buf, size_t len)
     else
         snprintf(shape, sizeof shape, "a %d x %d %s trapezoid (UPLO '%c', DIAG '%c')", d->m, d->n,
                  type_name(d->type), d->uplo, d->diag);
-    if (d->row >= 0)
+    if (d->row >= 0 && d->col >= 0)
         snprintf(peer, sizeof peer, "{%d,%d}", d->row, d->col);
+    else if (d->kind == 'r' && d->row >= 0) /* receives from any source (vGERVA2D) */
+        snprintf(peer, sizeof peer, "any process of row %d", d->row);
+    else if (d->kind == 'r' && d->col >= 0)
+        snprintf(peer, sizeof peer, "any process of column %d", d->col);
+    else if (d->kind == 'r')
+        snprintf(peer, sizeof peer, "any process");
     if (d->tag >= 0)
         snprintf(id, sizeof id, ", message ID %d", d->tag);
     const char *verb = d->kind == 's'   ? "sending %s to %s"
@@ -186,7 +192,7 @@ static void find_cycle(const blx_ctx *c, const char *answers, int size, int me)
         } else if (a[0] != '\0') {
             sscanf(a + 2, "%d|%d", &row, &col);
         }
-        next[r] = (kind == 'r' && row >= 0) ? row * c->npcol + col : -1;
+        next[r] = (kind == 'r' && row >= 0 && col >= 0) ? row * c->npcol + col : -1;
     }
     for (int start = 0; next != NULL && start < size; start++) {
         int r = start, steps = 0;

@@ -27,7 +27,7 @@ typedef struct blx_doing {
     int ctxt;
     char kind;       /* 's' send, 'r' receive, 'b' broadcast from here, 'B' broadcast to here,
                         'c' combine, 'w' barrier, 0: none */
-    char op;         /* combines: '+' sum, '>' amx, '<' amn */
+    char op;         /* combines: '+' sum, '>' amx, '<' amn, 'u' user (vTUOP2D) */
     char scope, top; /* letters; 0 for point-to-point */
     int row, col;    /* the other side: destination, source, root; -1: everyone */
     int m, n;
@@ -74,7 +74,7 @@ BLX_INTERNAL blx_doing *blx_doing_matrix(const blx_call *call, int ctxt, char ki
 /* Level 3 (agree.c).  What the members of a scope must agree on before a
  * broadcast or combine (values that do not apply are 0). */
 typedef struct blx_agreement {
-    int op;               /* 1 broadcast, 2 sum, 3 absolute max, 4 absolute min */
+    int op;               /* 1 broadcast, 2 sum, 3 absolute max, 4 absolute min, 5 user (vTUOP2D) */
     int count;            /* elements */
     int uplo, diag, m, n; /* trapezoids ('U'/'L', 'U'/'N', M, N); general: 'G', 0, 0, 0 */
     int top;              /* the TOP letter, upper case */

@@ -167,6 +167,57 @@ void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call)
     check(e, wait_any(e, 1, r, &k, &st), call);
 }
 
+/* Candidate member k's next message is here. */
+static int arrived(const blx_ep *e, int k, int tag)
+{
+    int flag = 0;
+    check(e, MPI_Iprobe(blx_ep_rank(e, k), tag, e->comm, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
+    return flag;
+}
+
+/* One look: first at whatever message MPI offers from any source (the
+ * common case: it is a candidate's), else at each candidate in turn,
+ * starting after this member, so that a message of another kind waiting
+ * ahead of them (a broadcast not received yet) hides none of them. */
+static int probe_once(const blx_ep *e, const int *tags)
+{
+    int flag = 0;
+    MPI_Status st;
+    check(e, MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, e->comm, &flag, &st), "MPI_Iprobe");
+    if (!flag)
+        return -1;
+    int off = st.MPI_SOURCE - e->first;
+    if (off >= 0 && (e->stride == 0 ? off == 0 : off % e->stride == 0)) {
+        int k = e->stride == 0 ? 0 : off / e->stride;
+        if (k < e->np && tags[k] >= 0 && tags[k] == st.MPI_TAG)
+            return k;
+    }
+    for (int i = 1; i <= e->np; i++) {
+        int k = (e->me + i) % e->np;
+        if (tags[k] >= 0 && arrived(e, k, tags[k]))
+            return k;
+    }
+    return -1;
+}
+
+int blx_probe_first(const blx_ep *e, const int *tags)
+{
+    const blx_debug *d = blx_debug_get();
+    double t0 = MPI_Wtime(), next = t0 + 0.1;
+    int k;
+    while ((k = probe_once(e, tags)) < 0) {
+        double now = MPI_Wtime();
+        if (d->level >= 2 && now >= next) {
+            blx_report_waiting(e->ctxt, now - t0);
+            next = now + 0.1;
+        }
+        sched_yield();
+    }
+    if (d->stats)
+        blx_debug_add_waited(MPI_Wtime() - t0);
+    return k;
+}
+
 void blx_waitall(const blx_ep *e, int n, blx_req *r)
 {
     for (int i = 0; i < n; i++)

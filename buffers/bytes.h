@@ -102,6 +102,14 @@ BLX_INTERNAL int blx_waitany(const blx_ep *e, int n, blx_req *r);
  * (polling at debug level 2 and above); a failure is a clear error. */
 BLX_INTERNAL void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call);
 
+/* Waits until, from some member k with tags[k] >= 0, a message with tag
+ * tags[k] has arrived (without receiving it), and returns that k.  Members
+ * with tags[k] < 0 are not candidates.  A message with another tag, or from
+ * a member that is not a candidate, is left alone however long it waits:
+ * the caller then receives from k by name.  Polls (MPI_Iprobe) and yields
+ * the processor in between; the report hook hears how long it has waited. */
+BLX_INTERNAL int blx_probe_first(const blx_ep *e, const int *tags);
+
 /* A locally-blocking send, piece by piece: each piece of b (at most
  * BLX_MAX_MSG bytes at offset off) goes to member 'to' as soon as it is
  * there; then blx_buf_activate(b) puts the buffer on the active queue

@@ -97,6 +97,11 @@ int blx_msgid_next_recv(blx_msgids *M, int src_vpid)
     return blx_msgid_p2p(&M->layout, src_vpid, M->rcv[src_vpid]++);
 }
 
+int blx_msgid_peek_recv(const blx_msgids *M, int src_vpid)
+{
+    return blx_msgid_p2p(&M->layout, src_vpid, M->rcv[src_vpid]);
+}
+
 int blx_msgid_next_scoped(blx_msgids *M, int scope, int root)
 {
     return blx_msgid_scoped(&M->layout, scope, root, M->scoped[scope][root]++);

@@ -30,9 +30,10 @@
  * the range is too small for that (a huge grid, or a narrow range from
  * BLACS_SET 1), the subranges of one kind are shared (stride 0): IDs then
  * repeat sooner, which stays correct because every receive names its source
- * (the library never receives from MPI_ANY_SOURCE), MPI keeps the messages of
- * a pair in order, and the operations of a scope are ordered for every pair
- * of its members.  The IDs keep point-to-point traffic apart from scoped
+ * (a receive from any source, vGERVA2D, first finds which source's next
+ * message has arrived and then receives from that source by name), MPI keeps
+ * the messages of a pair in order, and the operations of a scope are ordered
+ * for every pair of its members.  The IDs keep point-to-point traffic apart from scoped
  * traffic, whose order relative to it is not defined.
  *
  * Everything here is plain C with no MPI, so it is unit-tested on its own.
@@ -81,6 +82,9 @@ BLX_INTERNAL void blx_msgids_free(blx_msgids *M);
  * advances the matching counter. */
 BLX_INTERNAL int blx_msgid_next_send(blx_msgids *M, int src_vpid, int dest_vpid);
 BLX_INTERNAL int blx_msgid_next_recv(blx_msgids *M, int src_vpid);
+/* The ID the next receive from src_vpid will use, without advancing: what a
+ * receive from any source looks for from each candidate. */
+BLX_INTERNAL int blx_msgid_peek_recv(const blx_msgids *M, int src_vpid);
 
 /* ID of the next operation rooted at scope member 'root'; advances its counter.
  * Every member of the scope calls this once per operation, in the same order. */

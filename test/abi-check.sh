@@ -12,6 +12,10 @@
 # and name__ when name contains an underscore.  173 names: 78 + 78 + 17.
 # And the library's own routine, Cblacs_stats (blacs.h), with blacs_stats_
 # and its three other manglings: 5 names.
+# And LAWN 73's extensions (blacs.h, "Extensions"): vGERVA2D, vTRRVA2D and
+# vTUOP2D for the five types, C and Fortran, with the Fortran names' other
+# manglings (name, NAME): 15 + 15 + 30 = 60 names, none of them the
+# reference's.
 set -u
 lib=$1
 ref=${REFERENCE_BLACS:-/usr/lib/x86_64-linux-gnu/libscalapack-openmpi.so.2.2}
@@ -41,10 +45,20 @@ manglings() { # the Fortran names name_ of the reference -> their other mangling
     done
 }
 
+lawn73() {
+    local v r
+    for v in i s d c z; do
+        for r in gerva2d trrva2d tuop2d; do
+            echo "C$v$r"; echo "$v${r}_"; echo "$v$r"; echo "$v$r" | tr 'a-z' 'A-Z'
+        done
+    done
+}
+
 ref156=$(expected | sort)
 ext=$(manglings | sort)
 own="Cblacs_stats blacs_stats_ blacs_stats BLACS_STATS blacs_stats__"
-want=$(printf '%s\n%s\n' "$ref156" "$ext"; printf '%s\n' $own)
+lawn=$(lawn73 | sort)
+want=$(printf '%s\n%s\n%s\n' "$ref156" "$ext" "$lawn"; printf '%s\n' $own)
 want=$(printf '%s\n' "$want" | sort)
 have=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TWDBRV]$/ {print $3}' | sort)
 nwant=$(printf '%s\n' "$ref156" | wc -l)
@@ -56,11 +70,12 @@ missing=$(comm -23 <(printf '%s\n' "$want") <(printf '%s\n' "$have"))
 extra=$(comm -13 <(printf '%s\n' "$want") <(printf '%s\n' "$have"))
 status=0
 echo "exported by $lib: $(printf '%s\n' "$have" | wc -l) names ($nc C, $nf Fortran name_, $nx other Fortran manglings);" \
-    "expected $nwant + $next + 5 (Cblacs_stats)"
+    "expected $nwant + $next + 5 (Cblacs_stats) + $(printf '%s\n' "$lawn" | wc -l) (LAWN 73 extensions)"
 [ -z "$missing" ] || { echo "MISSING: $missing" | tr '\n' ' '; echo; status=1; }
 [ -z "$extra" ] || { echo "NOT PUBLIC BLACS NAMES: $extra" | tr '\n' ' '; echo; status=1; }
 [ "$nwant" -eq 156 ] || { echo "the expected list has $nwant names, not 156"; status=1; }
 [ "$next" -eq 173 ] || { echo "the extension list has $next names, not 173"; status=1; }
+[ "$(printf '%s\n' "$lawn" | wc -l)" -eq 60 ] || { echo "the LAWN 73 list is not 60 names"; status=1; }
 # The extension is only other names of the reference's routines: each is the
 # same address as its name_ (the timers excepted: wrappers, see api_f77.c).
 addr() { nm -D --defined-only "$lib" | awk -v n="$1" '$3 == n { print $1 }'; }
@@ -72,6 +87,9 @@ done
 for n in blacs_stats BLACS_STATS blacs_stats__; do
     [ "$(addr "$n")" = "$(addr blacs_stats_)" ] || notalias+=" $n"
 done
+for n in $(printf '%s\n' "$lawn" | grep -v -e '^C' -e '_$'); do
+    [ "$(addr "$n")" = "$(addr "$(echo "$n" | tr 'A-Z' 'a-z')_")" ] || notalias+=" $n"
+done
 [ -z "$notalias" ] || { echo "not aliases of their name_:$notalias"; status=1; }
 
 if [ -r "$ref" ]; then
@@ -79,6 +97,8 @@ if [ -r "$ref" ]; then
     notref=$(comm -23 <(printf '%s\n' "$ref156") <(printf '%s\n' "$refhave"))
     [ -z "$notref" ] || { echo "names the reference does not export: $notref"; status=1; }
     [ -z "$notref" ] && echo "all $nwant reference names are exported by the reference ($ref) too"
+    clash=$(comm -12 <(printf '%s\n' "$lawn") <(printf '%s\n' "$refhave"))
+    [ -z "$clash" ] || { echo "extension names the reference exports too: $clash"; status=1; }
 else
     echo "reference library $ref not readable: install libscalapack-openmpi (tools/install-deps.sh) or set REFERENCE_BLACS"
     status=1
