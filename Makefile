@@ -266,10 +266,10 @@ topo-table: $(B)/tools/topo_table
 EX       := $(B)/examples
 EXFLAGS  := $(CPPFLAGS) $(CFLAGS) $(STD) $(WARN) -Iblacs -Iexamples
 EXLIBS   := $(LDFLAGS) -L$(B) -l$(LIBNAME) -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
-EXAMPLES := $(EX)/demo $(EX)/mvmult $(EX)/mvmult_f $(EX)/lu
+EXAMPLES := $(EX)/demo $(EX)/mvmult $(EX)/mvmult_f $(EX)/lu $(EX)/extensions $(EX)/extensions_f
 LAUNCH   := MPIRUN="$(MPIRUN)" bash tools/launcher.sh
 
-$(EX)/demo $(EX)/mvmult: $(EX)/%: examples/%.c $(SOLINK) blacs/blacs.h
+$(EX)/demo $(EX)/mvmult $(EX)/extensions: $(EX)/%: examples/%.c $(SOLINK) blacs/blacs.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(MPICC) $(EXFLAGS) -o $@ $< $(EXLIBS)
@@ -279,7 +279,7 @@ $(EX)/lu: examples/lu.c examples/distrib.c examples/distrib.h $(SOLINK) blacs/bl
 	$(call say,CC,$<)
 	$(Q)$(MPICC) $(EXFLAGS) -o $@ examples/lu.c examples/distrib.c $(EXLIBS)
 
-$(EX)/mvmult_f: examples/mvmult.f90 $(SOLINK)
+$(EX)/mvmult_f $(EX)/extensions_f: $(EX)/%_f: examples/%.f90 $(SOLINK)
 	@mkdir -p $(dir $@)
 	$(call say,FC,$<)
 	$(Q)$(MPIFC) $(FFLAGS) $(FWARN) -J $(EX) -o $@ $< $(EXLIBS)

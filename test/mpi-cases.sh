@@ -53,6 +53,11 @@ err "BLACS_GRIDEXIT: Trying to exit an already freed context" gridexit_twice
 err "BLACS_GRIDEXIT: Trying to exit non-existent context" gridexit_bad
 err "No system context corresponding to BLACS system context handle 1" stale_syshandle
 err "Cdgesd2d: BLACS out of buffer space" buffer_limit
+err "Cdgerva2d: RSRC = -2 must be -1 \(any row\) or a row of the 2 x 2 grid \(0..1\)" any_src
+err "Cstrrva2d: CSRC = 2 must be -1 \(any column\) or a column of the 2 x 2 grid \(0..1\)" any_col
+err "Cdgerva2d: the message from process \{1,1\} is shorter than the 40 bytes this call expects" any_size
+err "Cdtuop2d: UPLO = 'T' must be 'G', 'U' or 'L'" uop_uplo
+err "Cztuop2d: OP is a null pointer && from \{0,1\}" uop_null
 warn 4 "BLACS WARNING 'BLACS_EXIT: still waiting after 1 s for 1 buffered sends \(1048576 bytes\)" t_errors late_receiver
 abort 4 "\{0,2\}, pnum=2, Contxt=0, killed other procs, exiting with error #-1" t_abort
 abort 7 "\{0,3\}, pnum=3, Contxt=0, killed other procs, exiting with error #-1" t_abort
@@ -116,6 +121,7 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     fail 4 "BLACS_BARRIER: Unknown scope 'D': SCOPE must be 'R', 'C' or 'A' && $who" t_debug barrierscope
     fail 2 "a deadlock: each of these receives from the next, which is receiving too: \{0,0\} <- \{0,1\} <- \{0,0\} && $who" t_debug deadlock
     fail 4 "a deadlock: each of these receives from the next, which is receiving too: \{0,0\} <- \{0,1\} <- \{0,2\} <- \{0,3\} <- \{0,0\} && $who" t_debug deadlock
+    fail 2 "BLACS HANG REPORT && pnum 1 \{0,1\}: Cdgerva2d \(context 0\): receiving a 8 x 1 double matrix from any process && $who" t_debug anyhang
     fail 2 "Csgerv2d: process \{0,0\} sends a 8 x 1 double matrix \(64 bytes\), this call receives a 4 x 4 real matrix \(64 bytes\) && $who" t_debug p2psize
     pass 4 t_debug limit 64M
     fail 4 "BLACS_BUFFER_LIMIT: 'abc' is not a size && $who" t_debug limit abc
@@ -123,6 +129,17 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     pass 4 t_debug stats "$log/stats.csv"
     pass 4 t_debug statscall on
     pass 3 t_debug statscall off
+fi
+
+# LAWN 73's extensions: the receive from any process, the user-defined
+# combine (the sweep; long vectors under a network's model, where the
+# default may split them only between columns).
+for np in 1 2 3 4 6 8; do pass $np t_wildcard; done
+if [ "${SANITIZED:-0}" = 0 ]; then
+    for np in 1 2 3 4 6 8; do pass $np t_uop; done
+    for np in 3 4 8; do pass $np t_uop network; done
+else
+    pass 6 t_uop quick
 fi
 
 # Threads (README "Threads"): two threads per process on grids of their own,

@@ -11,6 +11,8 @@
  *   selfrecv       a receive from oneself with nothing sent (level 2)
  *   barrierscope   an unknown barrier scope (level 1)
  *   deadlock       every process receives first (level 2: a hang report)
+ *   anyhang        receives from any process, one more than were sent
+ *                  (level 2: the report says "from any process")
  *   p2psize        sender and receiver describe different matrices of the
  *                  same byte size (level 3: the description message)
  *   limit V        BLACS_BUFFER_LIMIT=V, then a 1 MiB send: K/M/G suffixes
@@ -68,7 +70,7 @@ int main(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "", *arg = argc > 2 ? argv[2] : "1";
     if (!strcmp(what, "allvsone") || !strcmp(what, "wrongsource"))
         setenv("BLACS_DEBUG", arg, 1);
-    if (!strcmp(what, "selfrecv") || !strcmp(what, "deadlock")) /* unless the environment says otherwise */
+    if (!strcmp(what, "selfrecv") || !strcmp(what, "deadlock") || !strcmp(what, "anyhang")) /* unless set */
         setenv("BLACS_DEBUG", "2", 0);
     if (!strcmp(what, "p2psize"))
         setenv("BLACS_DEBUG", "3", 0);
@@ -111,6 +113,14 @@ int main(int argc, char **argv)
         Cdgerv2d(ctxt, 8, 1, a, 8, 0, (mycol + 1) % npcol);
         Cdgesd2d(ctxt, 8, 1, a, 8, 0, (mycol + npcol - 1) % npcol);
     }
+    if (!strcmp(what, "anyhang") && mycol == 1) { /* a fan-in one message short */
+        int r = -1, c = -1;
+        Cdgerva2d(ctxt, 8, 1, a, 8, &r, &c);
+        r = c = -1; /* the first call returned the sender there */
+        Cdgerva2d(ctxt, 8, 1, a, 8, &r, &c);
+    }
+    if (!strcmp(what, "anyhang") && mycol == 0)
+        Cdgesd2d(ctxt, 8, 1, a, 8, 0, 1);
     if (!strcmp(what, "p2psize")) {
         if (mycol == 0)
             Cdgesd2d(ctxt, 8, 1, a, 8, 0, 1);

@@ -124,6 +124,27 @@ int main(int argc, char **argv)
         else
             Cdgebr2d(ctxt, "All", "F", 3, 1, a, 3, 0, 0);
     }
+    /* LAWN 73's extensions (blacs.h, "Extensions") */
+    if (!strcmp(what, "any_src") && actor) {
+        int r = -2, c = -1;
+        Cdgerva2d(ctxt, 1, 1, a, 1, &r, &c);
+    }
+    if (!strcmp(what, "any_col") && actor) {
+        int r = -1, c = 2;
+        Cstrrva2d(ctxt, "U", "N", 2, 2, (float *)a, 2, &r, &c);
+    }
+    if (!strcmp(what, "any_size")) {
+        if (myrow == 1 && mycol == 1)
+            Cdgesd2d(ctxt, 4, 1, a, 4, 0, 1);
+        if (actor) {
+            int r = -1, c = -1;
+            Cdgerva2d(ctxt, 5, 1, a, 5, &r, &c);
+        }
+    }
+    if (!strcmp(what, "uop_uplo"))
+        Cdtuop2d(ctxt, "All", " ", "T", "N", 2, 2, a, 2, -1, -1, NULL, NULL, NULL);
+    if (!strcmp(what, "uop_null") && actor)
+        Cztuop2d(ctxt, "Row", " ", "G", "N", 2, 2, a, 2, 0, 0, NULL, NULL, NULL);
     if (!strcmp(what, "late_receiver")) {
         /* Not an error: BLACS_EXIT waits for the send however late the
          * receive comes, warning once after BLACS_BUFFER_WAIT seconds. */

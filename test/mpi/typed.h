@@ -30,6 +30,14 @@ typedef struct {
     void (*gamn)(int, char *, char *, int, int, void *, int, int *, int *, int, int, int);
     void (*gsum_f)(int, char *, char *, int, int, void *, int, int, int);
     void (*gamx_f)(int, char *, char *, int, int, void *, int, int *, int *, int, int, int);
+    /* LAWN 73's extensions */
+    void (*gerva)(int, int, int, void *, int, int *, int *);
+    void (*trrva)(int, char *, char *, int, int, void *, int, int *, int *);
+    void (*gerva_f)(int, int, int, void *, int, int *, int *);
+    void (*tuop)(int, char *, char *, char *, char *, int, int, void *, int, int, int, Cblacs_uop_fn *,
+                 Cblacs_uop_op *, Cblacs_uop_fn *);
+    void (*tuop_f)(int, char *, char *, char *, char *, int, int, void *, int, int, int, Fblacs_uop_fn *,
+                   Fblacs_uop_op *, Fblacs_uop_fn *);
 } typed_ops;
 
 #define TYPED(v, R, ncomp, isint)                                                                           \
@@ -106,10 +114,33 @@ typedef struct {
     {                                                                                                       \
         v##gamx2d_(&c, s, t, &m, &n, (R *)a, &l, ra, ca, &li, &r, &k);                                      \
     }                                                                                                       \
+    static void v##_gerva(int c, int m, int n, void *a, int l, int *r, int *k)                              \
+    {                                                                                                       \
+        C##v##gerva2d(c, m, n, (R *)a, l, r, k);                                                            \
+    }                                                                                                       \
+    static void v##_trrva(int c, char *u, char *d, int m, int n, void *a, int l, int *r, int *k)            \
+    {                                                                                                       \
+        C##v##trrva2d(c, u, d, m, n, (R *)a, l, r, k);                                                      \
+    }                                                                                                       \
+    static void v##_gerva_f(int c, int m, int n, void *a, int l, int *r, int *k)                            \
+    {                                                                                                       \
+        v##gerva2d_(&c, &m, &n, (R *)a, &l, r, k);                                                          \
+    }                                                                                                       \
+    static void v##_tuop(int c, char *s, char *t, char *u, char *d, int m, int n, void *a, int l, int r,    \
+                         int k, Cblacs_uop_fn *fi, Cblacs_uop_op *fo, Cblacs_uop_fn *fp)                    \
+    {                                                                                                       \
+        C##v##tuop2d(c, s, t, u, d, m, n, (R *)a, l, r, k, fi, fo, fp);                                     \
+    }                                                                                                       \
+    static void v##_tuop_f(int c, char *s, char *t, char *u, char *d, int m, int n, void *a, int l, int r,  \
+                           int k, Fblacs_uop_fn *fi, Fblacs_uop_op *fo, Fblacs_uop_fn *fp)                  \
+    {                                                                                                       \
+        v##tuop2d_(&c, s, t, u, d, &m, &n, (R *)a, &l, &r, &k, fi, fo, fp);                                 \
+    }                                                                                                       \
     static const typed_ops v##_typed = {                                                                    \
-        #v[0],      ncomp * sizeof(R), ncomp == 2, isint,    v##_gesd, v##_gerv,   v##_trsd,                \
-        v##_trrv,   v##_gesd_f,        v##_trrv_f, v##_gebs, v##_gebr, v##_trbs,   v##_trbr,                \
-        v##_gebs_f, v##_trbr_f,        v##_gsum,   v##_gamx, v##_gamn, v##_gsum_f, v##_gamx_f};
+        #v[0],      ncomp * sizeof(R), ncomp == 2,  isint,    v##_gesd,  v##_gerv,   v##_trsd,              \
+        v##_trrv,   v##_gesd_f,        v##_trrv_f,  v##_gebs, v##_gebr,  v##_trbs,   v##_trbr,              \
+        v##_gebs_f, v##_trbr_f,        v##_gsum,    v##_gamx, v##_gamn,  v##_gsum_f, v##_gamx_f,            \
+        v##_gerva,  v##_trrva,         v##_gerva_f, v##_tuop, v##_tuop_f};
 TYPED(i, int, 1, 1)
 TYPED(s, float, 1, 0)
 TYPED(d, double, 1, 0)
