@@ -20,7 +20,7 @@ BENCH_BINS  := $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref
 $(BENCH_B)/blacsbench: bench/blacsbench.c blacs/blacs.h $(SOLINK)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ours"' $(LDFLAGS) -o $@ $< -L$(B) -l$(LIBNAME) -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
+	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ours"' -DBENCH_EXTENSIONS $(LDFLAGS) -o $@ $< -L$(B) -l$(LIBNAME) -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
 
 $(BENCH_B)/blacsbench-ref: bench/blacsbench.c blacs/blacs.h
 	@mkdir -p $(dir $@)

@@ -345,8 +345,21 @@ static void xbcast(job *j, double *v, int m, int n, int lda, MPI_Datatype vec)
     }
 }
 
+/* vTUOP2D's operation for the "uop" series: the sum vGSUM2D computes.
+ * (Only this library has the extension: BENCH_EXTENSIONS.) */
+enum { UOP_SUM = 1 };
+#ifdef BENCH_EXTENSIONS
+static void add_doubles(int n, void *a, const void *b)
+{
+    double *restrict x = a;
+    const double *restrict y = b;
+    for (int k = 0; k < n; k++)
+        x[k] += y[k];
+}
+#endif
+
 /* Sum of n doubles over my scope, in place: left on all (param 0) or on the
- * scope's root (param 1, "leave-on-one"). */
+ * scope's root (param 1, "leave-on-one"); through vTUOP2D for mode UOP_SUM. */
 static void xsum(job *j, double *v, int n)
 {
     const grid *g = j->g;
@@ -357,6 +370,12 @@ static void xsum(job *j, double *v, int n)
             MPI_Reduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, 0, scope_comm(j));
         else
             MPI_Reduce(v, NULL, n, MPI_DOUBLE, MPI_SUM, 0, scope_comm(j));
+#ifdef BENCH_EXTENSIONS
+    } else if (j->mode == UOP_SUM) { /* the same sum through vTUOP2D, as a 1 x n row: cut anywhere */
+        char top[2] = {j->top ? j->top : ' ', 0}, gen[] = "G", diag[] = "N";
+        int rd = j->param ? 0 : -1, cd = j->param ? 0 : -1;
+        Cdtuop2d(g->ctxt, scope_name(j->scope), top, gen, diag, 1, n, v, 1, rd, cd, NULL, add_doubles, NULL);
+#endif
     } else {
         char top[2] = {j->top ? j->top : ' ', 0};
         int rd = j->param ? 0 : -1, cd = j->param ? 0 : -1; /* -1: leave on all */
@@ -1284,6 +1303,22 @@ static void b_comb(bench *b, jobset *js, const char *series, size_t bytes, int n
     }
 }
 
+/* The user-defined combine's cost: the same sum through vGSUM2D (op
+ * "gsum") and through vTUOP2D with an element-wise sum (op "tuop"), TOP
+ * ' ', leave-on-all and leave-on-one, side by side. */
+static void b_uop(bench *b, jobset *js, const char *series, size_t bytes, int n, int i)
+{
+    for (int one = 0; one <= 1; one++)
+        for (int user = 0; user <= 1; user++) {
+            char op[32];
+            snprintf(op, sizeof op, "%s%s", user ? "tuop" : "gsum", one ? "-one" : "-all");
+            job p = proto(b, &b->row, &K_COMB, series, op, bytes, n, i);
+            p.param = one;
+            p.mode = user ? UOP_SUM : 0;
+            push(js, &p, 0, ' ');
+        }
+}
+
 /* Echo and exchange: rank 0 with every other rank, op "dK" = K columns
  * away on the 1 x np grid. */
 static void b_pairs(bench *b, jobset *js, const char *series, size_t bytes, int n, int i)
@@ -1376,6 +1411,15 @@ static const char *need4(const bench *b)
 {
     return b->row.np < 4 ? "needs 4 processes: 0-1 echo while 2-3 exchange" : NULL;
 }
+static const char *need_ext(const bench *b)
+{
+    (void)b;
+#ifdef BENCH_EXTENSIONS
+    return NULL;
+#else
+    return "vTUOP2D is an extension of this library";
+#endif
+}
 static const char *need_square(const bench *b)
 {
     return b->mat.P != b->mat.Q ? "the grid is not square" : NULL;
@@ -1403,6 +1447,8 @@ static const struct series {
     {"comet_bcast", "comet", b_comet_bcast, SZ_VECTOR, NULL,
      "CoMet broadcast: broadcast + barrier, on rank 0"},
     {"gsum", "comet", b_gsum, SZ_VECTOR, NULL, "CoMet global sum (leave on all), time on rank 0"},
+    {"uop", "lawn", b_uop, SZ_VECTOR, need_ext,
+     "vTUOP2D (a user-defined sum) against DGSUM2D, TOP ' '; t = max"},
     {"barrier", "comet", b_barrier, SZ_NONE, NULL, "CoMet barrier: best (op best) and average (op avg)"},
     {"contention", "comet", b_contention, SZ_VECTOR, need4,
      "CoMet echo 0<->1, quiet and while 2<->3 exchange"},
