@@ -28,8 +28,8 @@ static blx_cut p2p_cut(const blx_ctx *c, size_t n)
     return blx_cut_make(n, plan.piece, 1);
 }
 
-void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n,
-                     const void *A, int lda, int rdest, int cdest)
+void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m, int64_t n,
+                     const void *A, int64_t lda, int rdest, int cdest)
 {
     blx_thread_enter(ctxt, call->name);
     blx_ctx *c = blx_ctx_get(ctxt, call->name);
@@ -58,8 +58,8 @@ void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const cha
     blx_thread_leave();
 }
 
-void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n,
-                     void *A, int lda, int rsrc, int csrc)
+void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m, int64_t n,
+                     void *A, int64_t lda, int rsrc, int csrc)
 {
     blx_thread_enter(ctxt, call->name);
     blx_ctx *c = blx_ctx_get(ctxt, call->name);
