@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test/examples.sh EXDIR - runs the examples as tests.
-#   mvmult (C and Fortran) must match its serial computation;
+#   mvmult (C, Fortran, and Fortran with 64-bit INTEGER on the ILP64 library:
+#   mvmult_f64) must match its serial computation;
 #   lu must pass HPL's residual check (< 16) on grids 1x1, 1x4, 4x1, 2x2 and
 #   2x3, with N not a multiple of NB, N < NB, and every broadcast TOP letter
 #   for the row and the column broadcasts.
@@ -33,6 +34,8 @@ run 4 mvmult
 run 6 mvmult 7 5
 run 1 mvmult_f
 run 4 mvmult_f 30 20
+run 1 mvmult_f64
+run 4 mvmult_f64 30 20
 run 9 mvmult 11 13
 
 run 1 lu --n 300 --nb 32 --p 1 --q 1
