@@ -1,6 +1,7 @@
 # Makefile - builds the BLACS library, its tests, examples and benchmarks.
 #
-#   make                 build/libblacs-openmpi.so (+ soname links) and build/libblacs-openmpi.a
+#   make                 build/libblacs-openmpi.so (+ soname links) and build/libblacs-openmpi.a,
+#                        and the ILP64 library build/libblacs64-openmpi.so / .a (64-bit INTEGER)
 #   make check           every test: lint, unit, MPI, exported names, ASan/UBSan, the official tester
 #   make demo            build and run the demo on a 2 x 2 grid
 #   make sim             broadcasts and combines on up to 1024 simulated processes (sim/README.md)
@@ -87,6 +88,18 @@ SOLIB    := $(B)/lib$(LIBNAME).so.$(VERSION)
 SOLINK   := $(B)/lib$(LIBNAME).so
 ALIB     := $(B)/lib$(LIBNAME).a
 
+# The ILP64 library: the same sources compiled with -DBLACS_ILP64, where
+# blacs_int (blacs.h) is int64_t, for programs whose Fortran INTEGER is 64-bit
+# (gfortran -fdefault-integer-8).  Same exported names, its own file names:
+# libblacs64-$(MPI).so.1, installed beside the LP64 one.
+ILP64    := -DBLACS_ILP64
+LIBOBJ64 := $(patsubst %.c,$(B)/obj64/%.o,$(LIBSRC))
+LIBNAME64 := blacs64-$(MPI)
+SONAME64 := lib$(LIBNAME64).so.$(SOMAJOR)
+SOLIB64  := $(B)/lib$(LIBNAME64).so.$(VERSION)
+SOLINK64 := $(B)/lib$(LIBNAME64).so
+ALIB64   := $(B)/lib$(LIBNAME64).a
+
 # The sanitizer build of the library, used by the ASan/UBSan test pass.
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_OBJ := $(patsubst %.c,$(B)/asan/%.o,$(LIBSRC))
@@ -94,10 +107,10 @@ ASAN_LIB := $(B)/asan/libblacs.a
 
 .PHONY: all lib check unit mpi-tests abi-check asan-check valgrind-check conformance demo install \
         uninstall clean topo-table examples example-tests lu-compare install-check lint format mpi-flavour \
-        mangling-check
+        mangling-check ilp64-tests
 
 all: lib
-lib: $(SOLINK) $(ALIB)
+lib: $(SOLINK) $(ALIB) $(SOLINK64) $(ALIB64)
 
 $(B)/tools/ucx_idle.so: tools/ucx_idle.c
 	@mkdir -p $(dir $@)
@@ -127,16 +140,32 @@ $(B)/obj/%.o: %.c $(HEADERS) | $(B)/mpi-flavour
 # OBJ_OPT comes after CFLAGS, so that CFLAGS=... on the command line keeps it.
 $(B)/obj/blacs/ops.o: OBJ_OPT := -O3
 
+$(B)/obj64/%.o: %.c $(HEADERS) | $(B)/mpi-flavour
+	@mkdir -p $(dir $@)
+	$(call say,CC-64,$<)
+	$(Q)$(MPICC) $(CPPFLAGS) $(ILP64) $(CFLAGS) $(OBJ_OPT) $(LIBFLAGS) -c $< -o $@
+$(B)/obj64/blacs/ops.o: OBJ_OPT := -O3
+
 $(SOLIB): $(LIBOBJ)
 	$(call say,LD,$@)
 	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ -lm
+$(SOLIB64): $(LIBOBJ64)
+	$(call say,LD,$@)
+	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME64) -Wl,--no-undefined -o $@ $^ -lm
 
 $(B)/$(SONAME): $(SOLIB)
 	ln -sf $(notdir $<) $@
 $(SOLINK): $(B)/$(SONAME)
 	ln -sf $(notdir $<) $@
+$(B)/$(SONAME64): $(SOLIB64)
+	ln -sf $(notdir $<) $@
+$(SOLINK64): $(B)/$(SONAME64)
+	ln -sf $(notdir $<) $@
 
 $(ALIB): $(LIBOBJ)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(ALIB64): $(LIBOBJ64)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -191,6 +220,32 @@ $(B)/asan/test/%: test/mpi/%.c $(ASAN_LIB) test/check.h test/mpi/mpitest.h test/
 	$(call say,CC-SAN,$<)
 	$(Q)$(MPICC) $(CPPFLAGS) -O1 -g $(SANFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< $(ASAN_LIB) -lm
 
+# ILP64 tests (test/ilp64-cases.sh): the Fortran MPI test compiled with
+# -fdefault-integer-8 on the ILP64 library, t_big (values beyond 2^31) in C
+# with -DBLACS_ILP64, and t_wide: a 64-bit-INTEGER program linked by mistake
+# with the LP64 library, which must say so.
+IL64      := $(B)/test/ilp64
+ILP64_BIN := $(IL64)/t_fortran $(IL64)/t_big $(IL64)/t_wide
+FINT8     := -fdefault-integer-8
+
+$(IL64)/t_fortran: test/mpi/t_fortran.f90 $(ALIB64)
+	@mkdir -p $(dir $@)
+	$(call say,FC-64,$<)
+	$(Q)$(MPIFC) $(FFLAGS) $(FWARN) $(FINT8) -J $(IL64) $(LDFLAGS) -o $@ $< $(ALIB64) -lm
+
+$(IL64)/t_big: test/ilp64/t_big.c $(ALIB64) blacs/blacs.h blacs/blacs_ilp64.h
+	@mkdir -p $(dir $@)
+	$(call say,CC-64,$<)
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< $(ALIB64) -lm
+
+$(IL64)/t_wide: test/ilp64/t_wide.f90 $(ALIB)
+	@mkdir -p $(dir $@)
+	$(call say,FC-64,$<)
+	$(Q)$(MPIFC) $(FFLAGS) $(FWARN) $(FINT8) -J $(IL64) $(LDFLAGS) -o $@ $< $(ALIB) -lm
+
+ilp64-tests: $(ILP64_BIN) $(IDLE_SO)
+	MPIRUN="$(MPIRUN)" MPI_CASES=test/ilp64-cases.sh bash test/run-mpi.sh $(IL64)
+
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
 
@@ -199,6 +254,7 @@ mpi-tests: $(MPIT_BIN) $(MPIT_FBIN) $(IDLE_SO)
 
 abi-check: lib
 	REFERENCE_BLACS="$(REFERENCE_BLACS)" bash test/abi-check.sh $(SOLINK)
+	REFERENCE_BLACS="$(REFERENCE_BLACS)" bash test/abi-check.sh $(SOLINK64)
 
 # The Fortran entry points under every mangling (name_, name, name__, NAME),
 # from a Fortran program built each way (test/mangling.sh).
@@ -241,6 +297,7 @@ check: lib
 	$(MAKE) --no-print-directory install-check && \
 	$(MAKE) --no-print-directory mangling-check && \
 	$(MAKE) --no-print-directory mpi-tests && \
+	$(MAKE) --no-print-directory ilp64-tests && \
 	$(MAKE) --no-print-directory asan-check && \
 	$(MAKE) --no-print-directory valgrind-check && \
 	$(MAKE) --no-print-directory conformance && \
@@ -266,7 +323,8 @@ topo-table: $(B)/tools/topo_table
 EX       := $(B)/examples
 EXFLAGS  := $(CPPFLAGS) $(CFLAGS) $(STD) $(WARN) -Iblacs -Iexamples
 EXLIBS   := $(LDFLAGS) -L$(B) -l$(LIBNAME) -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
-EXAMPLES := $(EX)/demo $(EX)/mvmult $(EX)/mvmult_f $(EX)/lu $(EX)/extensions $(EX)/extensions_f
+EXAMPLES := $(EX)/demo $(EX)/mvmult $(EX)/mvmult_f $(EX)/mvmult_f64 $(EX)/lu $(EX)/extensions $(EX)/extensions_f \
+            $(EX)/extensions_f64
 LAUNCH   := MPIRUN="$(MPIRUN)" bash tools/launcher.sh
 
 $(EX)/demo $(EX)/mvmult $(EX)/extensions: $(EX)/%: examples/%.c $(SOLINK) blacs/blacs.h
@@ -283,6 +341,21 @@ $(EX)/mvmult_f $(EX)/extensions_f: $(EX)/%_f: examples/%.f90 $(SOLINK)
 	@mkdir -p $(dir $@)
 	$(call say,FC,$<)
 	$(Q)$(MPIFC) $(FFLAGS) $(FWARN) -J $(EX) -o $@ $< $(EXLIBS)
+
+# The Fortran example with 64-bit INTEGER: the ILP64 library and Debian's
+# 64-bit-integer reference BLAS (libblas64).
+$(EX)/mvmult_f64: examples/mvmult.f90 $(SOLINK64)
+	@mkdir -p $(dir $@)
+	$(call say,FC-64,$<)
+	$(Q)$(MPIFC) $(FFLAGS) $(FWARN) $(FINT8) -J $(EX) -o $@ $< $(LDFLAGS) -L$(B) -l$(LIBNAME64) \
+	    -Wl,-rpath,'$$ORIGIN/..' -lblas64 -lm
+
+# LAWN 73's extensions from Fortran with 64-bit INTEGER (its module apart).
+$(EX)/extensions_f64: examples/extensions.f90 $(SOLINK64)
+	@mkdir -p $(EX)/mod64
+	$(call say,FC-64,$<)
+	$(Q)$(MPIFC) $(FFLAGS) $(FWARN) $(FINT8) -J $(EX)/mod64 -o $@ $< $(LDFLAGS) -L$(B) -l$(LIBNAME64) \
+	    -Wl,-rpath,'$$ORIGIN/..' -lm
 
 examples: $(EXAMPLES)
 
@@ -316,12 +389,16 @@ demo: $(EXAMPLES) $(IDLE_SO)
 # Installed names: lib/libblacs-$(MPI).so.1 (+ .so.1.0.0, .so), lib/libblacs-$(MPI).a,
 # lib/pkgconfig/blacs-$(MPI).pc, include/blacs.h (the same for every MPI): an
 # Open MPI and an MPICH build install side by side under one PREFIX.  The
-# unflavoured names lib/libblacs.so, lib/libblacs.a and lib/pkgconfig/blacs.pc
-# are links to one flavour's: the Open MPI install makes them (UNFLAVOURED=yes
+# ILP64 library beside it: lib/libblacs64-$(MPI).so.1 (.so.1.0.0, .so, .a),
+# lib/pkgconfig/blacs64-$(MPI).pc (which adds -DBLACS_ILP64) and
+# include/blacs_ilp64.h.  The unflavoured names lib/libblacs.so, lib/libblacs.a,
+# lib/pkgconfig/blacs.pc (and libblacs64.so, libblacs64.a, blacs64.pc) are
+# links to one flavour's: the Open MPI install makes them (UNFLAVOURED=yes
 # is its default, no for MPICH), so the two installs never fight over them;
 # `make install MPI=mpich UNFLAVOURED=yes` points them at MPICH instead.
 UNFLAVOURED ?= $(if $(filter openmpi,$(MPI)),yes,no)
 PCFILE := $(LIBNAME).pc
+PCFILE64 := $(LIBNAME64).pc
 # blacs-$(MPI).pc names its MPI: the MPI's own pkg-config module when
 # pkg-config knows it (ompi-c, mpich; PC_MPI= to change), else the wrapper's flags.
 PC_REQUIRES = $(shell pkg-config --exists $(PC_MPI) 2>/dev/null && echo $(PC_MPI))
@@ -332,32 +409,42 @@ PC_WRAP_LIBS = $(if $(PC_REQUIRES),,$(if $(filter openmpi,$(MPI)),$(shell $(MPIC
 MPINAME := $(if $(filter openmpi,$(MPI)),Open MPI,MPICH)
 
 PC_SED = -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
-         -e 's|@LIBNAME@|$(LIBNAME)|g; s|@MPINAME@|$(MPINAME)|; s|@REQUIRES@|$(PC_REQUIRES)|' \
+         -e 's|@MPINAME@|$(MPINAME)|; s|@REQUIRES@|$(PC_REQUIRES)|' \
          -e 's|@MPI_CFLAGS@|$(strip $(PC_WRAP_CFLAGS))|; s|@MPI_LIBS@|$(strip $(PC_WRAP_LIBS))|'
+PC_LP64  = -e 's|@LIBNAME@|$(LIBNAME)|g; s|@INTEGERS@|LP64: 32-bit INTEGER|; s|@ILP64_CFLAGS@||'
+PC_ILP64 = -e 's|@LIBNAME@|$(LIBNAME64)|g; s|@INTEGERS@|ILP64: 64-bit INTEGER|; s|@ILP64_CFLAGS@| -DBLACS_ILP64|'
 
 install: lib
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
-	install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SOLIB) $(SOLIB64) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SOLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so
-	install -m 644 $(ALIB) $(DESTDIR)$(LIBDIR)/
-	install -m 644 blacs/blacs.h $(DESTDIR)$(INCDIR)/
-	sed $(PC_SED) blacs/blacs.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE)
+	ln -sf $(notdir $(SOLIB64)) $(DESTDIR)$(LIBDIR)/$(SONAME64)
+	ln -sf $(SONAME64) $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64).so
+	install -m 644 $(ALIB) $(ALIB64) $(DESTDIR)$(LIBDIR)/
+	install -m 644 blacs/blacs.h blacs/blacs_ilp64.h $(DESTDIR)$(INCDIR)/
+	sed $(PC_SED) $(PC_LP64) blacs/blacs.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE)
+	sed $(PC_SED) $(PC_ILP64) blacs/blacs.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE64)
 ifeq ($(UNFLAVOURED),yes)
 	ln -sf lib$(LIBNAME).so $(DESTDIR)$(LIBDIR)/libblacs.so
 	ln -sf lib$(LIBNAME).a $(DESTDIR)$(LIBDIR)/libblacs.a
 	ln -sf $(PCFILE) $(DESTDIR)$(LIBDIR)/pkgconfig/blacs.pc
+	ln -sf lib$(LIBNAME64).so $(DESTDIR)$(LIBDIR)/libblacs64.so
+	ln -sf lib$(LIBNAME64).a $(DESTDIR)$(LIBDIR)/libblacs64.a
+	ln -sf $(PCFILE64) $(DESTDIR)$(LIBDIR)/pkgconfig/blacs64.pc
 endif
 
 # Removes this flavour; the unflavoured links only if they point at it, the
-# header only if no other flavour is left.
+# headers only if no other flavour is left.
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so* $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).a \
-	      $(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE)
+	      $(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE) $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64).so* \
+	      $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64).a $(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE64)
 	@cd $(DESTDIR)$(LIBDIR) 2>/dev/null || exit 0; \
-	for f in libblacs.so:lib$(LIBNAME).so libblacs.a:lib$(LIBNAME).a pkgconfig/blacs.pc:$(PCFILE); do \
+	for f in libblacs.so:lib$(LIBNAME).so libblacs.a:lib$(LIBNAME).a pkgconfig/blacs.pc:$(PCFILE) \
+	         libblacs64.so:lib$(LIBNAME64).so libblacs64.a:lib$(LIBNAME64).a pkgconfig/blacs64.pc:$(PCFILE64); do \
 	    [ "$$(readlink $${f%%:*})" = "$${f#*:}" ] && rm -f $${f%%:*}; done; \
-	ls libblacs-*.so.$(SOMAJOR) >/dev/null 2>&1 || rm -f $(DESTDIR)$(INCDIR)/blacs.h
+	ls libblacs-*.so.$(SOMAJOR) >/dev/null 2>&1 || rm -f $(DESTDIR)$(INCDIR)/blacs.h $(DESTDIR)$(INCDIR)/blacs_ilp64.h
 
 clean:
 	rm -rf $(B)

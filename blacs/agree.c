@@ -61,29 +61,29 @@ static void coords(const blx_ctx *c, const blx_scope *s, int k, int *row, int *c
     *col = g % c->npcol;
 }
 
-static void report(const blx_ctx *c, blx_scope *s, const blx_call *call, const int *all)
+static void report(const blx_ctx *c, blx_scope *s, const blx_call *call, const long long *all)
 {
     for (int i = 0; i < NV; i++)
         for (int k = 1; k < s->np; k++) {
-            int a = all[i], b = all[k * NV + i];
+            long long a = all[i], b = all[k * NV + i];
             if (a == b)
                 continue;
             int r0, c0, rk, ck;
             coords(c, s, 0, &r0, &c0);
             coords(c, s, k, &rk, &ck);
-            char va[16], vb[16];
+            char va[24], vb[24];
             if (i == V_TOP || i == V_UPLO || i == V_DIAG) {
-                snprintf(va, sizeof va, "'%c'", a);
-                snprintf(vb, sizeof vb, "'%c'", b);
+                snprintf(va, sizeof va, "'%c'", (int)a);
+                snprintf(vb, sizeof vb, "'%c'", (int)b);
             } else if (i == V_ROOT) { /* members as coordinates */
                 int ra, ca, rb, cb;
-                coords(c, s, a, &ra, &ca);
-                coords(c, s, b, &rb, &cb);
+                coords(c, s, (int)a, &ra, &ca);
+                coords(c, s, (int)b, &rb, &cb);
                 snprintf(va, sizeof va, a < 0 ? "everyone" : "{%d,%d}", ra, ca);
                 snprintf(vb, sizeof vb, b < 0 ? "everyone" : "{%d,%d}", rb, cb);
             } else {
-                snprintf(va, sizeof va, "%d", a);
-                snprintf(vb, sizeof vb, "%d", b);
+                snprintf(va, sizeof va, "%lld", a);
+                snprintf(vb, sizeof vb, "%lld", b);
             }
             blx_fatal_once(s->me == 0, c->handle, call->name,
                            "the processes of scope '%c' disagree on %s: {%d,%d} passes %s, {%d,%d} passes %s "
@@ -94,27 +94,27 @@ static void report(const blx_ctx *c, blx_scope *s, const blx_call *call, const i
 
 void blx_agree_collective(const blx_ctx *c, blx_scope *s, const blx_call *call, const blx_agreement *a)
 {
-    int v[NV] = {a->op,  (int)call->type, a->count, a->uplo,    a->diag,  a->m,        a->n,
-                 a->top, a->all,          a->root,  a->located, a->rings, a->branches, a->repeat};
-    int lo[NV], hi[NV];
+    long long v[NV] = {a->op,  (int)call->type, a->count, a->uplo,    a->diag,  a->m,        a->n,
+                       a->top, a->all,          a->root,  a->located, a->rings, a->branches, a->repeat};
+    long long lo[NV], hi[NV];
     MPI_Comm comm = c->agree[s->id];
     blx_ep e = blx_scope_ep(c, s, 0, call->name);
     MPI_Request r[2];
-    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, lo, NV, MPI_INT, MPI_MIN, comm, &r[0]),
+    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, lo, NV, MPI_LONG_LONG, MPI_MIN, comm, &r[0]),
                   "MPI_Iallreduce");
-    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, hi, NV, MPI_INT, MPI_MAX, comm, &r[1]),
+    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, hi, NV, MPI_LONG_LONG, MPI_MAX, comm, &r[1]),
                   "MPI_Iallreduce");
     blx_wait_mpi(&e, &r[0], "MPI_Iallreduce");
     blx_wait_mpi(&e, &r[1], "MPI_Iallreduce");
     if (memcmp(lo, hi, sizeof lo) == 0)
         return;
-    int *all = malloc((size_t)s->np * NV * sizeof *all);
+    long long *all = malloc((size_t)s->np * NV * sizeof *all);
     if (all == NULL)
         blx_fatal(c->handle, call->name,
                   "the processes disagree (found at BLACS_DEBUG=3); out of memory to say how");
     MPI_Request g;
-    blx_check_mpi(c->handle, call->name, MPI_Iallgather(v, NV, MPI_INT, all, NV, MPI_INT, comm, &g),
-                  "MPI_Iallgather");
+    blx_check_mpi(c->handle, call->name,
+                  MPI_Iallgather(v, NV, MPI_LONG_LONG, all, NV, MPI_LONG_LONG, comm, &g), "MPI_Iallgather");
     blx_wait_mpi(&e, &g, "MPI_Iallgather");
     report(c, s, call, all); /* every member reports the same; the first to abort ends the job */
     free(all);
@@ -122,8 +122,8 @@ void blx_agree_collective(const blx_ctx *c, blx_scope *s, const blx_call *call, 
 
 /* The description of a point-to-point message. */
 typedef struct p2p_header {
-    long long bytes;
-    int m, n, type;
+    long long bytes, m, n;
+    int type;
     char uplo, diag;
 } p2p_header;
 
@@ -136,9 +136,9 @@ static const char *type_name(int t)
 static void describe(const p2p_header *h, char *buf, size_t len)
 {
     if (h->uplo == 'G')
-        snprintf(buf, len, "a %d x %d %s matrix (%lld bytes)", h->m, h->n, type_name(h->type), h->bytes);
+        snprintf(buf, len, "a %lld x %lld %s matrix (%lld bytes)", h->m, h->n, type_name(h->type), h->bytes);
     else
-        snprintf(buf, len, "a %d x %d %s trapezoid UPLO '%c' DIAG '%c' (%lld bytes)", h->m, h->n,
+        snprintf(buf, len, "a %lld x %lld %s trapezoid UPLO '%c' DIAG '%c' (%lld bytes)", h->m, h->n,
                  type_name(h->type), h->uplo, h->diag, h->bytes);
 }
 

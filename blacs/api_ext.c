@@ -11,48 +11,57 @@
 #include "ops.h"
 #include "uop.h"
 
-#define BLX_C_EXT(v, V, R, cplx)                                                                           \
-    BLX_API void C##v##gerva2d(int ConTxt, int M, int N, R *A, int lda, int *rsrc, int *csrc)              \
-    {                                                                                                      \
-        static const blx_call call = {"C" #v "gerva2d", BLX_T_##V};                                        \
-        blx_recv_any(&call, ConTxt, NULL, NULL, M, N, A, lda, rsrc, csrc);                                 \
-    }                                                                                                      \
-    BLX_API void C##v##trrva2d(int ConTxt, char *uplo, char *diag, int M, int N, R *A, int lda, int *rsrc, \
-                               int *csrc)                                                                  \
-    {                                                                                                      \
-        static const blx_call call = {"C" #v "trrva2d", BLX_T_##V};                                        \
-        blx_recv_any(&call, ConTxt, uplo, diag, M, N, A, lda, rsrc, csrc);                                 \
-    }                                                                                                      \
-    BLX_API void C##v##tuop2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N,    \
-                              R *A, int lda, int rdest, int cdest, Cblacs_uop_fn *init, Cblacs_uop_op *op, \
-                              Cblacs_uop_fn *post)                                                         \
-    {                                                                                                      \
-        static const blx_call call = {"C" #v "tuop2d", BLX_T_##V};                                         \
-        blx_uop u = {.iface = BLX_IFACE_C, .fn.c = {init, op, post}};                                      \
-        blx_combine_user(&call, &u, ConTxt, scope, top, uplo, diag, M, N, A, lda, rdest, cdest);           \
+/* Integers the core keeps as ints (contexts, coordinates): checked in the
+ * ILP64 library (internal.h). */
+#define CTX(ctxt) blx_int_arg((ctxt), call.name, "ConTxt")
+#define RC(v, arg) blx_int_arg((v), call.name, (arg))
+
+#define BLX_C_EXT(v, V, R, cplx)                                                                             \
+    BLX_API void C##v##gerva2d(blacs_int ConTxt, blacs_int M, blacs_int N, R *A, blacs_int lda,              \
+                               blacs_int *rsrc, blacs_int *csrc)                                             \
+    {                                                                                                        \
+        static const blx_call call = {"C" #v "gerva2d", BLX_T_##V};                                          \
+        blx_recv_any(&call, CTX(ConTxt), NULL, NULL, M, N, A, lda, rsrc, csrc);                              \
+    }                                                                                                        \
+    BLX_API void C##v##trrva2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, R *A,     \
+                               blacs_int lda, blacs_int *rsrc, blacs_int *csrc)                              \
+    {                                                                                                        \
+        static const blx_call call = {"C" #v "trrva2d", BLX_T_##V};                                          \
+        blx_recv_any(&call, CTX(ConTxt), uplo, diag, M, N, A, lda, rsrc, csrc);                              \
+    }                                                                                                        \
+    BLX_API void C##v##tuop2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, \
+                              blacs_int N, R *A, blacs_int lda, blacs_int rdest, blacs_int cdest,            \
+                              Cblacs_uop_fn *init, Cblacs_uop_op *op, Cblacs_uop_fn *post)                   \
+    {                                                                                                        \
+        static const blx_call call = {"C" #v "tuop2d", BLX_T_##V};                                           \
+        blx_uop u = {.iface = BLX_IFACE_C, .fn.c = {init, op, post}};                                        \
+        blx_combine_user(&call, &u, CTX(ConTxt), scope, top, uplo, diag, M, N, A, lda, RC(rdest, "RDEST"),   \
+                         RC(cdest, "CDEST"));                                                                \
     }
 BLX_FOR_EACH_TYPE(BLX_C_EXT)
 #undef BLX_C_EXT
 
 #define BLX_F77_EXT(v, V, R, cplx)                                                                           \
-    BLX_API void v##gerva2d_(int *ConTxt, int *M, int *N, R *A, int *lda, int *rsrc, int *csrc)              \
+    BLX_API void v##gerva2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, R *A, blacs_int *lda,            \
+                             blacs_int *rsrc, blacs_int *csrc)                                               \
     {                                                                                                        \
         static const blx_call call = {#V "GERVA2D", BLX_T_##V};                                              \
-        blx_recv_any(&call, *ConTxt, NULL, NULL, *M, *N, A, *lda, rsrc, csrc);                               \
+        blx_recv_any(&call, CTX(*ConTxt), NULL, NULL, *M, *N, A, *lda, rsrc, csrc);                          \
     }                                                                                                        \
-    BLX_API void v##trrva2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, R *A, int *lda, int *rsrc, \
-                             int *csrc)                                                                      \
+    BLX_API void v##trrva2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, R *A,    \
+                             blacs_int *lda, blacs_int *rsrc, blacs_int *csrc)                               \
     {                                                                                                        \
         static const blx_call call = {#V "TRRVA2D", BLX_T_##V};                                              \
-        blx_recv_any(&call, *ConTxt, uplo, diag, *M, *N, A, *lda, rsrc, csrc);                               \
+        blx_recv_any(&call, CTX(*ConTxt), uplo, diag, *M, *N, A, *lda, rsrc, csrc);                          \
     }                                                                                                        \
-    BLX_API void v##tuop2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N,     \
-                            R *A, int *lda, int *rdest, int *cdest, Fblacs_uop_fn *init, Fblacs_uop_op *op,  \
-                            Fblacs_uop_fn *post)                                                             \
+    BLX_API void v##tuop2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, \
+                            blacs_int *N, R *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest,          \
+                            Fblacs_uop_fn *init, Fblacs_uop_op *op, Fblacs_uop_fn *post)                     \
     {                                                                                                        \
         static const blx_call call = {#V "TUOP2D", BLX_T_##V};                                               \
         blx_uop u = {.iface = BLX_IFACE_F77, .fn.f = {init, op, post}};                                      \
-        blx_combine_user(&call, &u, *ConTxt, scope, top, uplo, diag, *M, *N, A, *lda, *rdest, *cdest);       \
+        blx_combine_user(&call, &u, CTX(*ConTxt), scope, top, uplo, diag, *M, *N, A, *lda,                   \
+                         RC(*rdest, "RDEST"), RC(*cdest, "CDEST"));                                          \
     }
 BLX_FOR_EACH_TYPE(BLX_F77_EXT)
 #undef BLX_F77_EXT

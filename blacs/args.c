@@ -3,10 +3,24 @@
  * routines.  Every check names the routine and the argument; the report
  * names the process (error.c).
  */
+#include <limits.h>
 #include <stdio.h>
 
 #include "../topologies/topology.h"
 #include "internal.h"
+
+#ifdef BLACS_ILP64
+int blx_int_arg(blacs_int v, const char *routine, const char *name)
+{
+    if (v < INT_MIN || v > INT_MAX)
+        blx_fatal(-1, routine,
+                  "%s = %lld does not fit in 32 bits: contexts, process coordinates and grid sizes are "
+                  "MPI ranks (int) even in the ILP64 library (a program compiled with 32-bit INTEGER "
+                  "must link the LP64 library, libblacs-<mpi>)",
+                  name, (long long)v);
+    return (int)v;
+}
+#endif
 
 /* A character argument as it can be printed. */
 static const char *show(const char *p, char out[8])
@@ -29,14 +43,14 @@ blx_scope *blx_scope_arg(blx_ctx *c, const blx_call *call, const char *scope)
     return &c->scope[id];
 }
 
-blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo, const char *diag, int m,
-                        int n, int lda)
+blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo, const char *diag, int64_t m,
+                        int64_t n, int64_t lda)
 {
     char buf[8];
     if (m < 0)
-        blx_fatal(c->handle, call->name, "M = %d must not be negative", m);
+        blx_fatal(c->handle, call->name, "M = %lld must not be negative", (long long)m);
     if (n < 0)
-        blx_fatal(c->handle, call->name, "N = %d must not be negative", n);
+        blx_fatal(c->handle, call->name, "N = %lld must not be negative", (long long)n);
     size_t esz = blx_types[call->type].esz;
     if (uplo == NULL)
         return blx_shape_ge(m, n, lda, esz);

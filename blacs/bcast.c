@@ -24,7 +24,7 @@ typedef struct bcast_call {
 } bcast_call;
 
 static bcast_call prepare(const blx_call *call, int ctxt, const char *scope, const char *top,
-                          const char *uplo, const char *diag, int m, int n, int lda)
+                          const char *uplo, const char *diag, int64_t m, int64_t n, int64_t lda)
 {
     bcast_call b;
     b.c = blx_ctx_get(ctxt, call->name);
@@ -44,7 +44,7 @@ static void agree(const blx_call *call, bcast_call *b, int root)
     const blx_shape *s = &b->shape;
     int tr = s->uplo != 'G';
     blx_agreement a = {1,
-                       (int)blx_shape_count(s),
+                       (long long)blx_shape_count(s),
                        s->uplo,
                        tr ? (s->unit ? 'U' : 'N') : 0,
                        tr ? s->m : 0,
@@ -93,7 +93,7 @@ static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_s
 }
 
 void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top, const char *uplo,
-                    const char *diag, int m, int n, const void *A, int lda)
+                    const char *diag, int64_t m, int64_t n, const void *A, int64_t lda)
 {
     blx_thread_enter(ctxt, call->name);
     bcast_call b = prepare(call, ctxt, scope, top, uplo, diag, m, n, lda);
@@ -103,7 +103,7 @@ void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const cha
 }
 
 void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const char *top, const char *uplo,
-                    const char *diag, int m, int n, void *A, int lda, int rsrc, int csrc)
+                    const char *diag, int64_t m, int64_t n, void *A, int64_t lda, int rsrc, int csrc)
 {
     blx_thread_enter(ctxt, call->name);
     bcast_call b = prepare(call, ctxt, scope, top, uplo, diag, m, n, lda);

@@ -3,7 +3,8 @@
  * C interface and Fortran-callable entry points.
  *
  * Drop-in for the reference BLACS shipped inside ScaLAPACK: the prototypes
- * below are the reference's own (BLACS 1.1, MPI flavour, 32-bit int).  The
+ * below are the reference's own (BLACS 1.1, MPI flavour), with every integer
+ * spelled blacs_int (below): int in the LP64 library, the reference's ABI.  The
  * comments document this library's behaviour; README.md lists where it
  * departs from the reference on purpose.
  *
@@ -32,6 +33,23 @@
 #define BLACS_H
 
 #include <mpi.h>
+
+/* blacs_int: every integer a BLACS routine takes or gives (contexts, M, N,
+ * LDA, coordinates, USERMAP, RA/CA, the VAL of get/set, the elements of the
+ * 'i' routines' matrices).
+ *   LP64 library (libblacs-<mpi>, pkg-config blacs-<mpi>): int, as in the
+ *     reference BLACS; Fortran INTEGER is 32-bit.
+ *   ILP64 library (libblacs64-<mpi>, pkg-config blacs64-<mpi>): int64_t, as
+ *     for a Fortran program compiled with -fdefault-integer-8 (-i8).  C
+ *     programs include blacs_ilp64.h (or define BLACS_ILP64 before blacs.h);
+ *     the pkg-config file adds -DBLACS_ILP64.
+ * Both libraries export the same names: a program links exactly one. */
+#ifdef BLACS_ILP64
+#include <stdint.h>
+typedef int64_t blacs_int;
+#else
+typedef int blacs_int;
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -69,7 +87,7 @@ extern "C" {
  *           the system context.
  * Cblacs_gridmap(ConTxt, usermap, ldumap, nprow, npcol)
  *   As gridinit, with any placement: usermap is an ldumap x npcol
- *   column-major int array (ldumap >= nprow) and the process at {i, j} is
+ *   column-major blacs_int array (ldumap >= nprow) and the process at {i, j} is
  *   rank usermap[i + j*ldumap] of the system context.  The nprow*npcol
  *   entries must be distinct ranks of that context.
  *   Both are collective over the WHOLE system context, processes left out
@@ -109,7 +127,7 @@ extern "C" {
  *   error #ErrNo." and calls MPI_Abort(MPI_COMM_WORLD, ErrNo), which ends
  *   every process.  Never returns.  ConTxt only labels the message.
  * Cblacs_get(ConTxt, what, val), Cblacs_set(ConTxt, what, val)
- *   Read or change the setting what; val points to the int(s) read or
+ *   Read or change the setting what; val points to the blacs_int(s) read or
  *   written (NULL is fatal).  The codes (BLACS_SGET_* below):
  *     0   get: the default system context, MPI_COMM_WORLD's (in C always 0).
  *         ConTxt ignored.
@@ -143,34 +161,36 @@ extern "C" {
  *   per-grid counter of the scope named (an unknown letter: the last scope
  *   named).  Left from an older interface; they never touch BLACS traffic.
  * ------------------------------------------------------------------------ */
-void Cblacs_pinfo(int *mypnum, int *nprocs);
-void Cblacs_setup(int *mypnum, int *nprocs);
-void Cblacs_get(int ConTxt, int what, int *val);
-void Cblacs_set(int ConTxt, int what, int *val);
-void Cblacs_gridinit(int *ConTxt, char *order, int nprow, int npcol);
-void Cblacs_gridmap(int *ConTxt, int *usermap, int ldumap, int nprow, int npcol);
-void Cblacs_gridinfo(int ConTxt, int *nprow, int *npcol, int *myrow, int *mycol);
-void Cblacs_gridexit(int ConTxt);
-void Cblacs_freebuff(int ConTxt, int Wait);
-void Cblacs_abort(int ConTxt, int ErrNo);
-void Cblacs_exit(int NotDone);
-int Cblacs_pnum(int ConTxt, int prow, int pcol);
-void Cblacs_pcoord(int ConTxt, int pnum, int *prow, int *pcol);
-void Cblacs_barrier(int ConTxt, char *scope);
-void Cblacs_stats(int ConTxt);
-int Cksendid(int ConTxt, int rdest, int cdest);
-int Ckrecvid(int ConTxt, int rsrc, int csrc);
-int Ckbsid(int ConTxt, char *scope);
-int Ckbrid(int ConTxt, char *scope, int rsrc, int csrc);
+void Cblacs_pinfo(blacs_int *mypnum, blacs_int *nprocs);
+void Cblacs_setup(blacs_int *mypnum, blacs_int *nprocs);
+void Cblacs_get(blacs_int ConTxt, blacs_int what, blacs_int *val);
+void Cblacs_set(blacs_int ConTxt, blacs_int what, blacs_int *val);
+void Cblacs_gridinit(blacs_int *ConTxt, char *order, blacs_int nprow, blacs_int npcol);
+void Cblacs_gridmap(blacs_int *ConTxt, blacs_int *usermap, blacs_int ldumap, blacs_int nprow,
+                    blacs_int npcol);
+void Cblacs_gridinfo(blacs_int ConTxt, blacs_int *nprow, blacs_int *npcol, blacs_int *myrow,
+                     blacs_int *mycol);
+void Cblacs_gridexit(blacs_int ConTxt);
+void Cblacs_freebuff(blacs_int ConTxt, blacs_int Wait);
+void Cblacs_abort(blacs_int ConTxt, blacs_int ErrNo);
+void Cblacs_exit(blacs_int NotDone);
+blacs_int Cblacs_pnum(blacs_int ConTxt, blacs_int prow, blacs_int pcol);
+void Cblacs_pcoord(blacs_int ConTxt, blacs_int pnum, blacs_int *prow, blacs_int *pcol);
+void Cblacs_barrier(blacs_int ConTxt, char *scope);
+void Cblacs_stats(blacs_int ConTxt);
+blacs_int Cksendid(blacs_int ConTxt, blacs_int rdest, blacs_int cdest);
+blacs_int Ckrecvid(blacs_int ConTxt, blacs_int rsrc, blacs_int csrc);
+blacs_int Ckbsid(blacs_int ConTxt, char *scope);
+blacs_int Ckbrid(blacs_int ConTxt, char *scope, blacs_int rsrc, blacs_int csrc);
 double Cdcputime00(void);
 double Cdwalltime00(void);
-int Csys2blacs_handle(MPI_Comm SysCtxt);
-MPI_Comm Cblacs2sys_handle(int BlacsCtxt);
-void Cfree_blacs_system_handle(int ISysCtxt);
+blacs_int Csys2blacs_handle(MPI_Comm SysCtxt);
+MPI_Comm Cblacs2sys_handle(blacs_int BlacsCtxt);
+void Cfree_blacs_system_handle(blacs_int ISysCtxt);
 
 /* WHAT codes of Cblacs_get / Cblacs_set */
 #define BLACS_SGET_SYSCONTXT 0    /* get: default system context */
-#define BLACS_SGET_MSGIDS 1       /* get/set: message-ID range, two ints */
+#define BLACS_SGET_MSGIDS 1       /* get/set: message-ID range, two integers */
 #define BLACS_SGET_DEBUGLVL 2     /* get: debug level */
 #define BLACS_SGET_BLACSCONTXT 10 /* get: system context of a BLACS context */
 #define BLACS_SGET_NR_BS 11       /* rings of broadcast TOP 'M' */
@@ -185,7 +205,7 @@ void Cfree_blacs_system_handle(int ISysCtxt);
  *
  * Each routine exists for five element types, named by the letter v in
  * Cvgesd2d, vgesd2d_ ... (the prototypes below are grouped by type):
- *     i  int            s  float            d  double
+ *     i  blacs_int      s  float            d  double
  *     c  single complex, z  double complex: passed as float * / double *
  *        pointing at interleaved (re, im) pairs; M, N and LDA count complex
  *        elements, not floats/doubles.
@@ -295,7 +315,7 @@ void Cfree_blacs_system_handle(int ISysCtxt);
  *               'C' reads rdest, 'A' both; fatal if it is outside the grid.
  *   RA, CA, LDIA  (AMX, AMN) where each chosen entry came from.  LDIA == -1:
  *               no locations; RA and CA are not touched and may be NULL.
- *               Otherwise RA and CA are LDIA x N int arrays (LDIA < M taken
+ *               Otherwise RA and CA are LDIA x N blacs_int arrays (LDIA < M taken
  *               as M; NULL is fatal when M*N > 0), and wherever A receives
  *               the result, RA[i + j*LDIA] and CA[i + j*LDIA] get the grid
  *               row and column of the process whose entry became A(i,j).
@@ -322,84 +342,120 @@ void Cfree_blacs_system_handle(int ISysCtxt);
  * combine
  * ------------------------------------------------------------------------ */
 /* integer */
-void Cigesd2d(int ConTxt, int M, int N, int *A, int lda, int rdest, int cdest);
-void Cigerv2d(int ConTxt, int M, int N, int *A, int lda, int rsrc, int csrc);
-void Citrsd2d(int ConTxt, char *uplo, char *diag, int M, int N, int *A, int lda, int rdest, int cdest);
-void Citrrv2d(int ConTxt, char *uplo, char *diag, int M, int N, int *A, int lda, int rsrc, int csrc);
-void Cigebs2d(int ConTxt, char *scope, char *top, int M, int N, int *A, int lda);
-void Cigebr2d(int ConTxt, char *scope, char *top, int M, int N, int *A, int lda, int rsrc, int csrc);
-void Citrbs2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, int *A, int lda);
-void Citrbr2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, int *A, int lda,
-              int rsrc, int csrc);
-void Cigsum2d(int ConTxt, char *scope, char *top, int M, int N, int *A, int lda, int rdest, int cdest);
-void Cigamx2d(int ConTxt, char *scope, char *top, int M, int N, int *A, int lda, int *rA, int *cA, int ldia,
-              int rdest, int cdest);
-void Cigamn2d(int ConTxt, char *scope, char *top, int M, int N, int *A, int lda, int *rA, int *cA, int ldia,
-              int rdest, int cdest);
+void Cigesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda, blacs_int rdest,
+              blacs_int cdest);
+void Cigerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda, blacs_int rsrc,
+              blacs_int csrc);
+void Citrsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
+              blacs_int rdest, blacs_int cdest);
+void Citrrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
+              blacs_int rsrc, blacs_int csrc);
+void Cigebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, blacs_int *A,
+              blacs_int lda);
+void Cigebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
+              blacs_int rsrc, blacs_int csrc);
+void Citrbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+              blacs_int *A, blacs_int lda);
+void Citrbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+              blacs_int *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
+void Cigsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
+              blacs_int rdest, blacs_int cdest);
+void Cigamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
+              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
+void Cigamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
+              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
 
 /* single precision real */
-void Csgesd2d(int ConTxt, int M, int N, float *A, int lda, int rdest, int cdest);
-void Csgerv2d(int ConTxt, int M, int N, float *A, int lda, int rsrc, int csrc);
-void Cstrsd2d(int ConTxt, char *uplo, char *diag, int M, int N, float *A, int lda, int rdest, int cdest);
-void Cstrrv2d(int ConTxt, char *uplo, char *diag, int M, int N, float *A, int lda, int rsrc, int csrc);
-void Csgebs2d(int ConTxt, char *scope, char *top, int M, int N, float *A, int lda);
-void Csgebr2d(int ConTxt, char *scope, char *top, int M, int N, float *A, int lda, int rsrc, int csrc);
-void Cstrbs2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, float *A, int lda);
-void Cstrbr2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, float *A, int lda,
-              int rsrc, int csrc);
-void Csgsum2d(int ConTxt, char *scope, char *top, int M, int N, float *A, int lda, int rdest, int cdest);
-void Csgamx2d(int ConTxt, char *scope, char *top, int M, int N, float *A, int lda, int *rA, int *cA, int ldia,
-              int rdest, int cdest);
-void Csgamn2d(int ConTxt, char *scope, char *top, int M, int N, float *A, int lda, int *rA, int *cA, int ldia,
-              int rdest, int cdest);
+void Csgesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, float *A, blacs_int lda, blacs_int rdest,
+              blacs_int cdest);
+void Csgerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, float *A, blacs_int lda, blacs_int rsrc,
+              blacs_int csrc);
+void Cstrsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int rdest, blacs_int cdest);
+void Cstrrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int rsrc, blacs_int csrc);
+void Csgebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda);
+void Csgebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int rsrc, blacs_int csrc);
+void Cstrbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+              float *A, blacs_int lda);
+void Cstrbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
+void Csgsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int rdest, blacs_int cdest);
+void Csgamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
+void Csgamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
 
 /* double precision real */
-void Cdgesd2d(int ConTxt, int M, int N, double *A, int lda, int rdest, int cdest);
-void Cdgerv2d(int ConTxt, int M, int N, double *A, int lda, int rsrc, int csrc);
-void Cdtrsd2d(int ConTxt, char *uplo, char *diag, int M, int N, double *A, int lda, int rdest, int cdest);
-void Cdtrrv2d(int ConTxt, char *uplo, char *diag, int M, int N, double *A, int lda, int rsrc, int csrc);
-void Cdgebs2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda);
-void Cdgebr2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda, int rsrc, int csrc);
-void Cdtrbs2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, double *A, int lda);
-void Cdtrbr2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, double *A, int lda,
-              int rsrc, int csrc);
-void Cdgsum2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda, int rdest, int cdest);
-void Cdgamx2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda, int *rA, int *cA,
-              int ldia, int rdest, int cdest);
-void Cdgamn2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda, int *rA, int *cA,
-              int ldia, int rdest, int cdest);
+void Cdgesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, double *A, blacs_int lda, blacs_int rdest,
+              blacs_int cdest);
+void Cdgerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, double *A, blacs_int lda, blacs_int rsrc,
+              blacs_int csrc);
+void Cdtrsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int rdest, blacs_int cdest);
+void Cdtrrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int rsrc, blacs_int csrc);
+void Cdgebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda);
+void Cdgebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int rsrc, blacs_int csrc);
+void Cdtrbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+              double *A, blacs_int lda);
+void Cdtrbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
+void Cdgsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int rdest, blacs_int cdest);
+void Cdgamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
+void Cdgamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
 
 /* single precision complex */
-void Ccgesd2d(int ConTxt, int M, int N, float *A, int lda, int rdest, int cdest);
-void Ccgerv2d(int ConTxt, int M, int N, float *A, int lda, int rsrc, int csrc);
-void Cctrsd2d(int ConTxt, char *uplo, char *diag, int M, int N, float *A, int lda, int rdest, int cdest);
-void Cctrrv2d(int ConTxt, char *uplo, char *diag, int M, int N, float *A, int lda, int rsrc, int csrc);
-void Ccgebs2d(int ConTxt, char *scope, char *top, int M, int N, float *A, int lda);
-void Ccgebr2d(int ConTxt, char *scope, char *top, int M, int N, float *A, int lda, int rsrc, int csrc);
-void Cctrbs2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, float *A, int lda);
-void Cctrbr2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, float *A, int lda,
-              int rsrc, int csrc);
-void Ccgsum2d(int ConTxt, char *scope, char *top, int M, int N, float *A, int lda, int rdest, int cdest);
-void Ccgamx2d(int ConTxt, char *scope, char *top, int M, int N, float *A, int lda, int *rA, int *cA, int ldia,
-              int rdest, int cdest);
-void Ccgamn2d(int ConTxt, char *scope, char *top, int M, int N, float *A, int lda, int *rA, int *cA, int ldia,
-              int rdest, int cdest);
+void Ccgesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, float *A, blacs_int lda, blacs_int rdest,
+              blacs_int cdest);
+void Ccgerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, float *A, blacs_int lda, blacs_int rsrc,
+              blacs_int csrc);
+void Cctrsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int rdest, blacs_int cdest);
+void Cctrrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int rsrc, blacs_int csrc);
+void Ccgebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda);
+void Ccgebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int rsrc, blacs_int csrc);
+void Cctrbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+              float *A, blacs_int lda);
+void Cctrbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
+void Ccgsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int rdest, blacs_int cdest);
+void Ccgamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
+void Ccgamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
+              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
 
 /* double precision complex */
-void Czgesd2d(int ConTxt, int M, int N, double *A, int lda, int rdest, int cdest);
-void Czgerv2d(int ConTxt, int M, int N, double *A, int lda, int rsrc, int csrc);
-void Cztrsd2d(int ConTxt, char *uplo, char *diag, int M, int N, double *A, int lda, int rdest, int cdest);
-void Cztrrv2d(int ConTxt, char *uplo, char *diag, int M, int N, double *A, int lda, int rsrc, int csrc);
-void Czgebs2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda);
-void Czgebr2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda, int rsrc, int csrc);
-void Cztrbs2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, double *A, int lda);
-void Cztrbr2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, double *A, int lda,
-              int rsrc, int csrc);
-void Czgsum2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda, int rdest, int cdest);
-void Czgamx2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda, int *rA, int *cA,
-              int ldia, int rdest, int cdest);
-void Czgamn2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int lda, int *rA, int *cA,
-              int ldia, int rdest, int cdest);
+void Czgesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, double *A, blacs_int lda, blacs_int rdest,
+              blacs_int cdest);
+void Czgerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, double *A, blacs_int lda, blacs_int rsrc,
+              blacs_int csrc);
+void Cztrsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int rdest, blacs_int cdest);
+void Cztrrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int rsrc, blacs_int csrc);
+void Czgebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda);
+void Czgebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int rsrc, blacs_int csrc);
+void Cztrbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+              double *A, blacs_int lda);
+void Cztrbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
+void Czgsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int rdest, blacs_int cdest);
+void Czgamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
+void Czgamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
+              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
 
 /* ===========================================================================
  * Fortran-callable entry points
@@ -408,7 +464,7 @@ void Czgamn2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int l
  * the leading C, with one trailing underscore (CALL DGESD2D(...) reaches
  * dgesd2d_, Cblacs_gridinit becomes blacs_gridinit_, Ckbsid kbsid_).  The
  * arguments are the same, in the same order and with the same meaning, but
- * every one is passed by address (ints as int *, options as char *); the
+ * every one is passed by address (integers as blacs_int *, options as char *); the
  * hidden CHARACTER lengths gfortran appends are never read, so C callers may
  * leave them out.  USERMAP and A are the Fortran arrays themselves (Fortran's
  * USERMAP(i+1, j+1) is the C usermap[i + j*ldumap]).
@@ -422,120 +478,156 @@ void Czgamn2d(int ConTxt, char *scope, char *top, int M, int N, double *A, int l
  * ------------------------------------------------------------------------ */
 
 /* Fortran-callable support routines */
-void blacs_pinfo_(int *mypnum, int *nprocs);
-void blacs_setup_(int *mypnum, int *nprocs);
-void blacs_get_(int *ConTxt, int *what, int *val);
-void blacs_set_(int *ConTxt, int *what, int *val);
-void blacs_gridinit_(int *ConTxt, char *order, int *nprow, int *npcol);
-void blacs_gridmap_(int *ConTxt, int *usermap, int *ldumap, int *nprow, int *npcol);
-void blacs_gridinfo_(int *ConTxt, int *nprow, int *npcol, int *myrow, int *mycol);
-void blacs_gridexit_(int *ConTxt);
-void blacs_freebuff_(int *ConTxt, int *Wait);
-void blacs_abort_(int *ConTxt, int *ErrNo);
-void blacs_exit_(int *NotDone);
-int blacs_pnum_(int *ConTxt, int *prow, int *pcol);
-void blacs_pcoord_(int *ConTxt, int *pnum, int *prow, int *pcol);
-void blacs_barrier_(int *ConTxt, char *scope);
-void blacs_stats_(int *ConTxt);
-int ksendid_(int *ConTxt, int *rdest, int *cdest);
-int krecvid_(int *ConTxt, int *rsrc, int *csrc);
-int kbsid_(int *ConTxt, char *scope);
-int kbrid_(int *ConTxt, char *scope, int *rsrc, int *csrc);
+void blacs_pinfo_(blacs_int *mypnum, blacs_int *nprocs);
+void blacs_setup_(blacs_int *mypnum, blacs_int *nprocs);
+void blacs_get_(blacs_int *ConTxt, blacs_int *what, blacs_int *val);
+void blacs_set_(blacs_int *ConTxt, blacs_int *what, blacs_int *val);
+void blacs_gridinit_(blacs_int *ConTxt, char *order, blacs_int *nprow, blacs_int *npcol);
+void blacs_gridmap_(blacs_int *ConTxt, blacs_int *usermap, blacs_int *ldumap, blacs_int *nprow,
+                    blacs_int *npcol);
+void blacs_gridinfo_(blacs_int *ConTxt, blacs_int *nprow, blacs_int *npcol, blacs_int *myrow,
+                     blacs_int *mycol);
+void blacs_gridexit_(blacs_int *ConTxt);
+void blacs_freebuff_(blacs_int *ConTxt, blacs_int *Wait);
+void blacs_abort_(blacs_int *ConTxt, blacs_int *ErrNo);
+void blacs_exit_(blacs_int *NotDone);
+blacs_int blacs_pnum_(blacs_int *ConTxt, blacs_int *prow, blacs_int *pcol);
+void blacs_pcoord_(blacs_int *ConTxt, blacs_int *pnum, blacs_int *prow, blacs_int *pcol);
+void blacs_barrier_(blacs_int *ConTxt, char *scope);
+void blacs_stats_(blacs_int *ConTxt);
+blacs_int ksendid_(blacs_int *ConTxt, blacs_int *rdest, blacs_int *cdest);
+blacs_int krecvid_(blacs_int *ConTxt, blacs_int *rsrc, blacs_int *csrc);
+blacs_int kbsid_(blacs_int *ConTxt, char *scope);
+blacs_int kbrid_(blacs_int *ConTxt, char *scope, blacs_int *rsrc, blacs_int *csrc);
 double dcputime00_(void);
 double dwalltime00_(void);
-int sys2blacs_handle_(int *SysCtxt);
-int blacs2sys_handle_(int *BlacsCtxt);
-void free_blacs_system_handle_(int *ISysCtxt);
+blacs_int sys2blacs_handle_(blacs_int *SysCtxt);
+blacs_int blacs2sys_handle_(blacs_int *BlacsCtxt);
+void free_blacs_system_handle_(blacs_int *ISysCtxt);
 
 /* ---------------------------------------------------------------------------
  * Fortran-callable communication routines (same arguments, all by address)
  * ------------------------------------------------------------------------ */
-void igesd2d_(int *ConTxt, int *M, int *N, int *A, int *lda, int *rdest, int *cdest);
-void igerv2d_(int *ConTxt, int *M, int *N, int *A, int *lda, int *rsrc, int *csrc);
-void itrsd2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, int *A, int *lda, int *rdest, int *cdest);
-void itrrv2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, int *A, int *lda, int *rsrc, int *csrc);
-void igebs2d_(int *ConTxt, char *scope, char *top, int *M, int *N, int *A, int *lda);
-void igebr2d_(int *ConTxt, char *scope, char *top, int *M, int *N, int *A, int *lda, int *rsrc, int *csrc);
-void itrbs2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, int *A, int *lda);
-void itrbr2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, int *A, int *lda,
-              int *rsrc, int *csrc);
-void igsum2d_(int *ConTxt, char *scope, char *top, int *M, int *N, int *A, int *lda, int *rdest, int *cdest);
-void igamx2d_(int *ConTxt, char *scope, char *top, int *M, int *N, int *A, int *lda, int *rA, int *cA,
-              int *ldia, int *rdest, int *cdest);
-void igamn2d_(int *ConTxt, char *scope, char *top, int *M, int *N, int *A, int *lda, int *rA, int *cA,
-              int *ldia, int *rdest, int *cdest);
+void igesd2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, blacs_int *A, blacs_int *lda, blacs_int *rdest,
+              blacs_int *cdest);
+void igerv2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, blacs_int *A, blacs_int *lda, blacs_int *rsrc,
+              blacs_int *csrc);
+void itrsd2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, blacs_int *A,
+              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void itrrv2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, blacs_int *A,
+              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void igebs2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, blacs_int *A,
+              blacs_int *lda);
+void igebr2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, blacs_int *A,
+              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void itrbs2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+              blacs_int *A, blacs_int *lda);
+void itrbr2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+              blacs_int *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void igsum2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, blacs_int *A,
+              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void igamx2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, blacs_int *A,
+              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+              blacs_int *cdest);
+void igamn2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, blacs_int *A,
+              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+              blacs_int *cdest);
 
-void sgesd2d_(int *ConTxt, int *M, int *N, float *A, int *lda, int *rdest, int *cdest);
-void sgerv2d_(int *ConTxt, int *M, int *N, float *A, int *lda, int *rsrc, int *csrc);
-void strsd2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, float *A, int *lda, int *rdest,
-              int *cdest);
-void strrv2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, float *A, int *lda, int *rsrc, int *csrc);
-void sgebs2d_(int *ConTxt, char *scope, char *top, int *M, int *N, float *A, int *lda);
-void sgebr2d_(int *ConTxt, char *scope, char *top, int *M, int *N, float *A, int *lda, int *rsrc, int *csrc);
-void strbs2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, float *A,
-              int *lda);
-void strbr2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, float *A, int *lda,
-              int *rsrc, int *csrc);
-void sgsum2d_(int *ConTxt, char *scope, char *top, int *M, int *N, float *A, int *lda, int *rdest,
-              int *cdest);
-void sgamx2d_(int *ConTxt, char *scope, char *top, int *M, int *N, float *A, int *lda, int *rA, int *cA,
-              int *ldia, int *rdest, int *cdest);
-void sgamn2d_(int *ConTxt, char *scope, char *top, int *M, int *N, float *A, int *lda, int *rA, int *cA,
-              int *ldia, int *rdest, int *cdest);
+void sgesd2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, float *A, blacs_int *lda, blacs_int *rdest,
+              blacs_int *cdest);
+void sgerv2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, float *A, blacs_int *lda, blacs_int *rsrc,
+              blacs_int *csrc);
+void strsd2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rdest, blacs_int *cdest);
+void strrv2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rsrc, blacs_int *csrc);
+void sgebs2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A,
+              blacs_int *lda);
+void sgebr2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rsrc, blacs_int *csrc);
+void strbs2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda);
+void strbr2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void sgsum2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rdest, blacs_int *cdest);
+void sgamx2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest, blacs_int *cdest);
+void sgamn2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest, blacs_int *cdest);
 
-void dgesd2d_(int *ConTxt, int *M, int *N, double *A, int *lda, int *rdest, int *cdest);
-void dgerv2d_(int *ConTxt, int *M, int *N, double *A, int *lda, int *rsrc, int *csrc);
-void dtrsd2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, double *A, int *lda, int *rdest,
-              int *cdest);
-void dtrrv2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, double *A, int *lda, int *rsrc, int *csrc);
-void dgebs2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda);
-void dgebr2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda, int *rsrc, int *csrc);
-void dtrbs2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, double *A,
-              int *lda);
-void dtrbr2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, double *A,
-              int *lda, int *rsrc, int *csrc);
-void dgsum2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda, int *rdest,
-              int *cdest);
-void dgamx2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda, int *rA, int *cA,
-              int *ldia, int *rdest, int *cdest);
-void dgamn2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda, int *rA, int *cA,
-              int *ldia, int *rdest, int *cdest);
+void dgesd2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, double *A, blacs_int *lda, blacs_int *rdest,
+              blacs_int *cdest);
+void dgerv2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, double *A, blacs_int *lda, blacs_int *rsrc,
+              blacs_int *csrc);
+void dtrsd2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void dtrrv2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void dgebs2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda);
+void dgebr2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void dtrbs2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda);
+void dtrbr2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void dgsum2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void dgamx2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+              blacs_int *cdest);
+void dgamn2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+              blacs_int *cdest);
 
-void cgesd2d_(int *ConTxt, int *M, int *N, float *A, int *lda, int *rdest, int *cdest);
-void cgerv2d_(int *ConTxt, int *M, int *N, float *A, int *lda, int *rsrc, int *csrc);
-void ctrsd2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, float *A, int *lda, int *rdest,
-              int *cdest);
-void ctrrv2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, float *A, int *lda, int *rsrc, int *csrc);
-void cgebs2d_(int *ConTxt, char *scope, char *top, int *M, int *N, float *A, int *lda);
-void cgebr2d_(int *ConTxt, char *scope, char *top, int *M, int *N, float *A, int *lda, int *rsrc, int *csrc);
-void ctrbs2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, float *A,
-              int *lda);
-void ctrbr2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, float *A, int *lda,
-              int *rsrc, int *csrc);
-void cgsum2d_(int *ConTxt, char *scope, char *top, int *M, int *N, float *A, int *lda, int *rdest,
-              int *cdest);
-void cgamx2d_(int *ConTxt, char *scope, char *top, int *M, int *N, float *A, int *lda, int *rA, int *cA,
-              int *ldia, int *rdest, int *cdest);
-void cgamn2d_(int *ConTxt, char *scope, char *top, int *M, int *N, float *A, int *lda, int *rA, int *cA,
-              int *ldia, int *rdest, int *cdest);
+void cgesd2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, float *A, blacs_int *lda, blacs_int *rdest,
+              blacs_int *cdest);
+void cgerv2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, float *A, blacs_int *lda, blacs_int *rsrc,
+              blacs_int *csrc);
+void ctrsd2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rdest, blacs_int *cdest);
+void ctrrv2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rsrc, blacs_int *csrc);
+void cgebs2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A,
+              blacs_int *lda);
+void cgebr2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rsrc, blacs_int *csrc);
+void ctrbs2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda);
+void ctrbr2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void cgsum2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rdest, blacs_int *cdest);
+void cgamx2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest, blacs_int *cdest);
+void cgamn2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
+              blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest, blacs_int *cdest);
 
-void zgesd2d_(int *ConTxt, int *M, int *N, double *A, int *lda, int *rdest, int *cdest);
-void zgerv2d_(int *ConTxt, int *M, int *N, double *A, int *lda, int *rsrc, int *csrc);
-void ztrsd2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, double *A, int *lda, int *rdest,
-              int *cdest);
-void ztrrv2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, double *A, int *lda, int *rsrc, int *csrc);
-void zgebs2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda);
-void zgebr2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda, int *rsrc, int *csrc);
-void ztrbs2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, double *A,
-              int *lda);
-void ztrbr2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, double *A,
-              int *lda, int *rsrc, int *csrc);
-void zgsum2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda, int *rdest,
-              int *cdest);
-void zgamx2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda, int *rA, int *cA,
-              int *ldia, int *rdest, int *cdest);
-void zgamn2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, int *lda, int *rA, int *cA,
-              int *ldia, int *rdest, int *cdest);
+void zgesd2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, double *A, blacs_int *lda, blacs_int *rdest,
+              blacs_int *cdest);
+void zgerv2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, double *A, blacs_int *lda, blacs_int *rsrc,
+              blacs_int *csrc);
+void ztrsd2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void ztrrv2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void zgebs2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda);
+void zgebr2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void ztrbs2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda);
+void ztrbr2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void zgsum2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void zgamx2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+              blacs_int *cdest);
+void zgamn2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
+              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+              blacs_int *cdest);
 
 /* ===========================================================================
  * Extensions: LAWN 73 section 7.1.2 and 7.1.3 (not in the reference)
@@ -607,29 +699,31 @@ void zgamn2d_(int *ConTxt, char *scope, char *top, int *M, int *N, double *A, in
  *   as CALL INIT(N, V), CALL OP(N, A, B), CALL POST(N, V), all three needed
  *   (one that does nothing serves).
  * ------------------------------------------------------------------------ */
-typedef void Cblacs_uop_fn(int n, void *v);
-typedef void Cblacs_uop_op(int n, void *a, const void *b);
-typedef void Fblacs_uop_fn(int *n, void *v);
-typedef void Fblacs_uop_op(int *n, void *a, void *b);
+typedef void Cblacs_uop_fn(blacs_int n, void *v);
+typedef void Cblacs_uop_op(blacs_int n, void *a, const void *b);
+typedef void Fblacs_uop_fn(blacs_int *n, void *v);
+typedef void Fblacs_uop_op(blacs_int *n, void *a, void *b);
 
-#define BLACS_EXT_PROTOTYPES(v, R)                                                                     \
-    void C##v##gerva2d(int ConTxt, int M, int N, R *A, int lda, int *rsrc, int *csrc);                 \
-    void C##v##trrva2d(int ConTxt, char *uplo, char *diag, int M, int N, R *A, int lda, int *rsrc,     \
-                       int *csrc);                                                                     \
-    void C##v##tuop2d(int ConTxt, char *scope, char *top, char *uplo, char *diag, int M, int N, R *A,  \
-                      int lda, int rdest, int cdest, Cblacs_uop_fn *init, Cblacs_uop_op *op,           \
-                      Cblacs_uop_fn *post);                                                            \
-    void v##gerva2d_(int *ConTxt, int *M, int *N, R *A, int *lda, int *rsrc, int *csrc);               \
-    void v##trrva2d_(int *ConTxt, char *uplo, char *diag, int *M, int *N, R *A, int *lda, int *rsrc,   \
-                     int *csrc);                                                                       \
-    void v##tuop2d_(int *ConTxt, char *scope, char *top, char *uplo, char *diag, int *M, int *N, R *A, \
-                    int *lda, int *rdest, int *cdest, Fblacs_uop_fn *init, Fblacs_uop_op *op,          \
-                    Fblacs_uop_fn *post);
-BLACS_EXT_PROTOTYPES(i, int)    /* Cigerva2d, igerva2d_, Citrrva2d, ..., Cituop2d, ituop2d_ */
-BLACS_EXT_PROTOTYPES(s, float)  /* Csgerva2d, ... */
-BLACS_EXT_PROTOTYPES(d, double) /* Cdgerva2d, ... */
-BLACS_EXT_PROTOTYPES(c, float)  /* Ccgerva2d, ...: A as (re, im) pairs */
-BLACS_EXT_PROTOTYPES(z, double) /* Czgerva2d, ... */
+#define BLACS_EXT_PROTOTYPES(v, R)                                                                         \
+    void C##v##gerva2d(blacs_int ConTxt, blacs_int M, blacs_int N, R *A, blacs_int lda, blacs_int *rsrc,   \
+                       blacs_int *csrc);                                                                   \
+    void C##v##trrva2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, R *A,           \
+                       blacs_int lda, blacs_int *rsrc, blacs_int *csrc);                                   \
+    void C##v##tuop2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M,       \
+                      blacs_int N, R *A, blacs_int lda, blacs_int rdest, blacs_int cdest,                  \
+                      Cblacs_uop_fn *init, Cblacs_uop_op *op, Cblacs_uop_fn *post);                        \
+    void v##gerva2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, R *A, blacs_int *lda, blacs_int *rsrc, \
+                     blacs_int *csrc);                                                                     \
+    void v##trrva2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, R *A,          \
+                     blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);                                    \
+    void v##tuop2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M,       \
+                    blacs_int *N, R *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest,                \
+                    Fblacs_uop_fn *init, Fblacs_uop_op *op, Fblacs_uop_fn *post);
+BLACS_EXT_PROTOTYPES(i, blacs_int) /* Cigerva2d, igerva2d_, Citrrva2d, ..., Cituop2d, ituop2d_ */
+BLACS_EXT_PROTOTYPES(s, float)     /* Csgerva2d, ... */
+BLACS_EXT_PROTOTYPES(d, double)    /* Cdgerva2d, ... */
+BLACS_EXT_PROTOTYPES(c, float)     /* Ccgerva2d, ...: A as (re, im) pairs */
+BLACS_EXT_PROTOTYPES(z, double)    /* Czgerva2d, ... */
 #undef BLACS_EXT_PROTOTYPES
 
 #ifdef __cplusplus

@@ -43,7 +43,7 @@
 #include "watch.h"
 
 /* Member index -> grid coordinates, in scope s of context c. */
-static void member_coords(const blx_ctx *c, const blx_scope *s, int member, int *row, int *col)
+static void member_coords(const blx_ctx *c, const blx_scope *s, int member, blacs_int *row, blacs_int *col)
 {
     int g = s->first + member * s->stride;
     *row = g / c->npcol;
@@ -51,10 +51,11 @@ static void member_coords(const blx_ctx *c, const blx_scope *s, int member, int 
 }
 
 /* A scope of one: nothing to combine, and the locations are our own. */
-static void combine_alone(const blx_ctx *c, const blx_reduce *op, int m, int n, int *rA, int *cA, int ldia)
+static void combine_alone(const blx_ctx *c, const blx_reduce *op, int64_t m, int64_t n, blacs_int *rA,
+                          blacs_int *cA, int64_t ldia)
 {
-    for (int j = 0; op->located && j < n; j++)
-        for (int i = 0; i < m; i++) {
+    for (int64_t j = 0; op->located && j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
             rA[i + (size_t)j * ldia] = c->myrow;
             cA[i + (size_t)j * ldia] = c->mycol;
         }
@@ -62,11 +63,12 @@ static void combine_alone(const blx_ctx *c, const blx_reduce *op, int m, int n, 
 
 /* On a destination: the result into A, distances back into coordinates. */
 static void unpack_result(const blx_ctx *c, const blx_scope *s, const blx_shape *shape, const char *work,
-                          const int *loc, void *A, int *rA, int *cA, int ldia, int dest, int all)
+                          const int *loc, void *A, blacs_int *rA, blacs_int *cA, int64_t ldia, int dest,
+                          int all)
 {
     blx_unpack(shape, work, A);
-    for (int j = 0; loc != NULL && j < shape->n; j++)
-        for (int i = 0; i < shape->m; i++) {
+    for (int64_t j = 0; loc != NULL && j < shape->n; j++)
+        for (int64_t i = 0; i < shape->m; i++) {
             int d = loc[i + (size_t)j * shape->m];
             member_coords(c, s, all ? d : (d + dest) % s->np, &rA[i + (size_t)j * ldia],
                           &cA[i + (size_t)j * ldia]);
@@ -78,7 +80,8 @@ typedef struct combine_call {
     blx_ctx *c;
     blx_scope *s;
     blx_shape shape;
-    int all, dest, ldia; /* leave-on-all; destination member; LDIA (at least M) */
+    int all, dest; /* leave-on-all; destination member */
+    int64_t ldia;  /* LDIA (at least M) */
     blx_reduce op;
     blx_uop_run user;   /* vTUOP2D: the user's functions (user.u == NULL: built-in) */
     size_t bytes, unit; /* unit: bytes a piece is a multiple of (0: never cut) */
@@ -105,8 +108,8 @@ static int has_init(const blx_uop *u)
 }
 
 /* The shape of vTUOP2D's UPLO ('G', 'U' or 'L') and DIAG. */
-static blx_shape user_shape(const blx_ctx *c, const blx_call *call, const char *uplo, const char *diag, int m,
-                            int n, int lda)
+static blx_shape user_shape(const blx_ctx *c, const blx_call *call, const char *uplo, const char *diag,
+                            int64_t m, int64_t n, int64_t lda)
 {
     char u = blx_upper(uplo);
     if (u != 'G' && u != 'U' && u != 'L')
@@ -115,8 +118,8 @@ static blx_shape user_shape(const blx_ctx *c, const blx_call *call, const char *
 }
 
 static combine_call prepare(const blx_call *call, int kind, const blx_uop *user, int ctxt, const char *scope,
-                            const char *top, const char *uplo, const char *diag, int m, int n, int lda,
-                            int ldia, int rdest, int cdest)
+                            const char *top, const char *uplo, const char *diag, int64_t m, int64_t n,
+                            int64_t lda, int64_t ldia, int rdest, int cdest)
 {
     combine_call k;
     k.c = blx_ctx_get(ctxt, call->name);
@@ -148,7 +151,7 @@ static void agree(const blx_call *call, const combine_call *k)
     const blx_shape *t = &k->shape;
     int trapezoid = t->uplo != 'G';
     blx_agreement a = {2 + (int)k->op.kind,
-                       (int)k->op.n,
+                       (long long)k->op.n,
                        t->uplo,
                        trapezoid ? (t->unit ? 'U' : 'N') : 0,
                        trapezoid ? t->m : 0,
@@ -178,8 +181,8 @@ static blx_doing *record(const blx_call *call, const combine_call *k, int tag)
 }
 
 static void combine(const blx_call *call, int kind, const blx_uop *user, int ctxt, const char *scope,
-                    const char *top, const char *uplo, const char *diag, int m, int n, void *A, int lda,
-                    int *rA, int *cA, int ldia, int rdest, int cdest)
+                    const char *top, const char *uplo, const char *diag, int64_t m, int64_t n, void *A,
+                    int64_t lda, blacs_int *rA, blacs_int *cA, int64_t ldia, int rdest, int cdest)
 {
     combine_call k = prepare(call, kind, user, ctxt, scope, top, uplo, diag, m, n, lda, ldia, rdest, cdest);
     blx_ctx *c = k.c;
@@ -238,8 +241,9 @@ static void combine(const blx_call *call, int kind, const blx_uop *user, int ctx
     blx_doing_done(d, k.bytes, s->np > 1 ? k.route.topo->name : NULL);
 }
 
-void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top, int m, int n,
-                 void *A, int lda, int *rA, int *cA, int ldia, int rdest, int cdest)
+void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top, int64_t m,
+                 int64_t n, void *A, int64_t lda, blacs_int *rA, blacs_int *cA, int64_t ldia, int rdest,
+                 int cdest)
 {
     blx_thread_enter(ctxt, call->name);
     combine(call, kind, NULL, ctxt, scope, top, NULL, NULL, m, n, A, lda, rA, cA, ldia, rdest, cdest);
@@ -247,8 +251,8 @@ void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, co
 }
 
 void blx_combine_user(const blx_call *call, const blx_uop *user, int ctxt, const char *scope, const char *top,
-                      const char *uplo, const char *diag, int m, int n, void *A, int lda, int rdest,
-                      int cdest)
+                      const char *uplo, const char *diag, int64_t m, int64_t n, void *A, int64_t lda,
+                      int rdest, int cdest)
 {
     blx_thread_enter(ctxt, call->name);
     combine(call, BLX_OP_USER, user, ctxt, scope, top, uplo, diag, m, n, A, lda, NULL, NULL, -1, rdest,

@@ -5,7 +5,7 @@
 #include "blacs.h"
 #include "internal.h"
 
-void blx_get(blx_iface iface, int ctxt, int what, int *val)
+void blx_get(blx_iface iface, int ctxt, int what, blacs_int *val)
 {
     const char *routine = "BLACS_GET";
     blx_ctx *c = NULL;
@@ -48,7 +48,30 @@ static void set_branches(int ctxt, const char *routine, int *field, int v, const
         *field = v;
 }
 
-void blx_set(int ctxt, int what, const int *val)
+/* The reference ignores code 1 (its MPI communicators isolate it); we
+ * honour it, for grids created afterwards.  Every process must set the same
+ * range. */
+static void set_msgids(int ctxt, const char *routine, const blacs_int *val)
+{
+    long long lo = val[0], hi = val[1];
+    if (lo >= 0 && hi <= blx_g.tag_ub && hi - lo + 1 >= BLX_MSGID_MIN_RANGE) {
+        blx_g.id_lo = (int)lo;
+        blx_g.id_hi = (int)hi;
+        return;
+    }
+    /* A caller with 64-bit INTEGER passes VAL(1) as two 32-bit halves: the
+     * second int read is then VAL(1)'s high half, 0 (or -1 if negative). */
+    int wide = sizeof(blacs_int) == 4 && (hi == 0 || hi == -1);
+    blx_warn(ctxt, routine,
+             "illegal message-ID range [%lld, %lld]: need 0 <= min, max <= %d (MPI_TAG_UB) and "
+             "at least %d IDs; range unchanged%s",
+             lo, hi, blx_g.tag_ub, BLX_MSGID_MIN_RANGE,
+             wide ? " (if the caller was compiled with 64-bit INTEGER, e.g. gfortran -fdefault-integer-8, "
+                    "it must link the ILP64 library, libblacs64-<mpi>)"
+                  : "");
+}
+
+void blx_set(int ctxt, int what, const blacs_int *val)
 {
     const char *routine = "BLACS_SET";
     blx_ctx *c = NULL;
@@ -62,20 +85,7 @@ void blx_set(int ctxt, int what, const int *val)
     case BLACS_SGET_SYSCONTXT:
         blx_warn(ctxt, routine, "Cannot set BLACS system context, can only BLACS_GET");
         break;
-    case BLACS_SGET_MSGIDS:
-        /* The reference ignores this (its MPI communicators isolate it); we
-         * honour it, for grids created afterwards.  Every process must set the
-         * same range. */
-        if (val[0] < 0 || val[1] > blx_g.tag_ub || (long long)val[1] - val[0] + 1 < BLX_MSGID_MIN_RANGE) {
-            blx_warn(ctxt, routine,
-                     "illegal message-ID range [%d, %d]: need 0 <= min, max <= %d (MPI_TAG_UB) and "
-                     "at least %d IDs; range unchanged",
-                     val[0], val[1], blx_g.tag_ub, BLX_MSGID_MIN_RANGE);
-        } else {
-            blx_g.id_lo = val[0];
-            blx_g.id_hi = val[1];
-        }
-        break;
+    case BLACS_SGET_MSGIDS: set_msgids(ctxt, routine, val); break;
     case BLACS_SGET_DEBUGLVL:
         blx_warn(ctxt, routine,
                  "Cannot set the BLACS debug level here: set BLACS_DEBUG (0-3) in the environment");
@@ -83,12 +93,20 @@ void blx_set(int ctxt, int what, const int *val)
     case BLACS_SGET_BLACSCONTXT:
         blx_warn(ctxt, routine, "Cannot set BLACS context, can only BLACS_GET");
         break;
-    case BLACS_SGET_NR_BS: set_rings(ctxt, routine, &c->nr_bs, *val, "BSBR"); break;
-    case BLACS_SGET_NB_BS: set_branches(ctxt, routine, &c->nb_bs, *val, "BSBR"); break;
-    case BLACS_SGET_NR_CO: set_rings(ctxt, routine, &c->nr_co, *val, "COMB"); break;
-    case BLACS_SGET_NB_CO: set_branches(ctxt, routine, &c->nb_co, *val, "COMB"); break;
-    case BLACS_SGET_TOPSREPEAT: c->topsrepeat = *val; break;
-    case BLACS_SGET_TOPSCOHRNT: c->topscohrnt = *val; break;
+    case BLACS_SGET_NR_BS:
+        set_rings(ctxt, routine, &c->nr_bs, blx_int_arg(*val, routine, "VAL"), "BSBR");
+        break;
+    case BLACS_SGET_NB_BS:
+        set_branches(ctxt, routine, &c->nb_bs, blx_int_arg(*val, routine, "VAL"), "BSBR");
+        break;
+    case BLACS_SGET_NR_CO:
+        set_rings(ctxt, routine, &c->nr_co, blx_int_arg(*val, routine, "VAL"), "COMB");
+        break;
+    case BLACS_SGET_NB_CO:
+        set_branches(ctxt, routine, &c->nb_co, blx_int_arg(*val, routine, "VAL"), "COMB");
+        break;
+    case BLACS_SGET_TOPSREPEAT: c->topsrepeat = blx_int_arg(*val, routine, "VAL"); break;
+    case BLACS_SGET_TOPSCOHRNT: c->topscohrnt = blx_int_arg(*val, routine, "VAL"); break;
     default: blx_warn(ctxt, routine, "Unknown WHAT (%d)", what); break;
     }
 }

@@ -19,14 +19,14 @@
 #include "watch.h"
 
 /* FNV-1a over the grid description, to check that every caller passed the same. */
-static uint64_t grid_hash(const int *map, int ldumap, int nprow, int npcol)
+static uint64_t grid_hash(const blacs_int *map, int64_t ldumap, int nprow, int npcol)
 {
     uint64_t h = 1469598103934665603ull;
     int head[2] = {nprow, npcol};
     for (int k = 0; k < 2 + nprow * npcol; k++) {
-        int v = k < 2 ? head[k] : map[(k - 2) % nprow + (size_t)((k - 2) / nprow) * ldumap];
-        for (int b = 0; b < 4; b++) {
-            h ^= (uint64_t)((unsigned)v >> (8 * b) & 0xffu);
+        int64_t v = k < 2 ? head[k] : map[(k - 2) % nprow + (size_t)((k - 2) / nprow) * (size_t)ldumap];
+        for (int b = 0; b < 8; b++) {
+            h ^= (uint64_t)v >> (8 * b) & 0xffu;
             h *= 1099511628211ull;
         }
     }
@@ -59,10 +59,31 @@ static void check_grid_shape(const char *routine, int syssize, int nprow, int np
                   nprow, npcol, syssize, syssize);
 }
 
+/* The LP64 library called by a program whose INTEGER is 64-bit reads each
+ * USERMAP entry as two ints, the rank then its high half (0): when every
+ * entry read at an odd int position is 0, a bad map gets a hint saying so.
+ * Only the entries the call may read are looked at. */
+static const char *wide_map_hint(const blacs_int *map, int64_t ldumap, int nprow, int npcol)
+{
+    int odd = 0;
+    if (sizeof(blacs_int) != 4)
+        return "";
+    for (int j = 0; j < npcol; j++)
+        for (int i = 0; i < nprow; i++) {
+            size_t p = (size_t)i + (size_t)j * (size_t)ldumap;
+            if (p % 2 == 1 && map[p] != 0)
+                return "";
+            odd += p % 2 == 1;
+        }
+    return odd > 0 ? " (every other entry read is 0: if the caller was compiled with 64-bit INTEGER, e.g. "
+                     "gfortran -fdefault-integer-8, it must link the ILP64 library, libblacs64-<mpi>)"
+                   : "";
+}
+
 /* Checks USERMAP (ranks of the system context, none twice) and finds this
  * process in it: *myrow = -1 if it is not placed. */
-static void read_map(const char *routine, const int *map, int ldumap, int nprow, int npcol, int syssize,
-                     int sysrank, int *myrow, int *mycol)
+static void read_map(const char *routine, const blacs_int *map, int64_t ldumap, int nprow, int npcol,
+                     int syssize, int sysrank, int *myrow, int *mycol)
 {
     *myrow = *mycol = -1;
     char *seen = calloc((size_t)syssize, 1);
@@ -70,12 +91,13 @@ static void read_map(const char *routine, const int *map, int ldumap, int nprow,
         blx_fatal(-1, routine, "out of memory");
     for (int j = 0; j < npcol; j++) {
         for (int i = 0; i < nprow; i++) {
-            int r = map[i + (size_t)j * ldumap];
+            blacs_int r = map[i + (size_t)j * (size_t)ldumap];
             if (r < 0 || r >= syssize)
-                blx_fatal(-1, routine, "USERMAP(%d,%d) = %d is not a rank of the system context (0..%d)",
-                          i + 1, j + 1, r, syssize - 1);
+                blx_fatal(-1, routine, "USERMAP(%d,%d) = %lld is not a rank of the system context (0..%d)%s",
+                          i + 1, j + 1, (long long)r, syssize - 1, wide_map_hint(map, ldumap, nprow, npcol));
             if (seen[r])
-                blx_fatal(-1, routine, "USERMAP(%d,%d) = %d: rank %d is placed twice", i + 1, j + 1, r, r);
+                blx_fatal(-1, routine, "USERMAP(%d,%d) = %lld: rank %lld is placed twice%s", i + 1, j + 1,
+                          (long long)r, (long long)r, wide_map_hint(map, ldumap, nprow, npcol));
             seen[r] = 1;
             if (r == sysrank) {
                 *myrow = i;
@@ -87,8 +109,8 @@ static void read_map(const char *routine, const int *map, int ldumap, int nprow,
 }
 
 /* Collective over the system context: every caller must describe the same grid. */
-static void check_same_grid(const char *routine, MPI_Comm sys, const int *map, int ldumap, int nprow,
-                            int npcol)
+static void check_same_grid(const char *routine, MPI_Comm sys, const blacs_int *map, int64_t ldumap,
+                            int nprow, int npcol)
 {
     /* min and max of the grid's hash and of the message-ID range (BLACS_SET
      * code 1), in one reduction */
@@ -162,8 +184,8 @@ static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol
     return c;
 }
 
-void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, int ldumap, int nprow,
-                 int npcol)
+void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const blacs_int *map, int64_t ldumap,
+                 int nprow, int npcol)
 {
     blx_init();
     blx_thread_enter(-1, routine);
@@ -172,7 +194,7 @@ void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, i
     blx_check_mpi(-1, routine, MPI_Comm_rank(sys, &sysrank), "MPI_Comm_rank");
     check_grid_shape(routine, syssize, nprow, npcol);
     if (ldumap < nprow)
-        blx_fatal(-1, routine, "LDUMAP = %d is smaller than NPROW = %d", ldumap, nprow);
+        blx_fatal(-1, routine, "LDUMAP = %lld is smaller than NPROW = %d", (long long)ldumap, nprow);
     if (map == NULL)
         blx_fatal(-1, routine, "USERMAP is a null pointer");
     static int started;
@@ -199,7 +221,7 @@ void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *orde
     blx_init();
     check_grid_shape(routine, sys_size(routine, sys), nprow, npcol);
     int colmajor = blx_upper(order) == 'C';
-    int *map = malloc((size_t)nprow * (size_t)npcol * sizeof *map);
+    blacs_int *map = malloc((size_t)nprow * (size_t)npcol * sizeof *map);
     if (map == NULL)
         blx_fatal(-1, routine, "out of memory for a %d x %d grid", nprow, npcol);
     for (int j = 0; j < npcol; j++)

@@ -10,6 +10,7 @@
 #define BLX_INTERNAL_H
 
 #include <mpi.h>
+#include <stdint.h>
 
 #include "../base/report.h"
 #include "../base/visibility.h"
@@ -18,6 +19,7 @@
 #include "../msgid/msgid.h"
 #include "../topologies/model.h"
 #include "../topologies/tree.h"
+#include "blacs.h"
 #include "types.h"
 
 /* The interface a call came through. */
@@ -108,8 +110,8 @@ BLX_INTERNAL MPI_Comm blx_sys_comm(blx_iface iface, int handle, const char *rout
 BLX_INTERNAL int blx_sys_handle(blx_iface iface, MPI_Comm comm);
 
 /* --- grid.c --- */
-BLX_INTERNAL void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const int *map, int ldumap,
-                              int nprow, int npcol);
+BLX_INTERNAL void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const blacs_int *map,
+                              int64_t ldumap, int nprow, int npcol);
 BLX_INTERNAL void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *order, int nprow,
                                int npcol);
 BLX_INTERNAL void blx_gridexit(int ctxt);
@@ -130,10 +132,27 @@ BLX_INTERNAL int blx_kp2pid(void);
 BLX_INTERNAL int blx_kscopedid(int ctxt, const char *scope, const char *routine);
 
 /* --- getset.c --- */
-BLX_INTERNAL void blx_get(blx_iface iface, int ctxt, int what, int *val);
-BLX_INTERNAL void blx_set(int ctxt, int what, const int *val);
+BLX_INTERNAL void blx_get(blx_iface iface, int ctxt, int what, blacs_int *val);
+BLX_INTERNAL void blx_set(int ctxt, int what, const blacs_int *val);
 
 /* --- args.c: argument decoding shared by all communication routines --- */
+/* An integer argument the core keeps as an int (a context, a process
+ * coordinate or count, a WHAT code: MPI ranks and communicator sizes are
+ * ints).  In the ILP64 library a value outside int is fatal, naming the
+ * routine and the argument; in the LP64 library it is the identity. */
+#ifdef BLACS_ILP64
+BLX_INTERNAL int blx_int_arg(blacs_int v, const char *routine, const char *name);
+/* The same where an out-of-range value only means "no such context or
+ * process" (gridinfo, pnum, pcoord never fail): -1 then. */
+static inline int blx_int_or_none(blacs_int v) { return v >= INT32_MIN && v <= INT32_MAX ? (int)v : -1; }
+#else
+static inline int blx_int_arg(blacs_int v, const char *routine, const char *name)
+{
+    (void)routine, (void)name;
+    return v;
+}
+static inline int blx_int_or_none(blacs_int v) { return v; }
+#endif
 /* Case-insensitive letter of an option argument ('\0' for NULL). */
 static inline char blx_upper(const char *p)
 {
@@ -154,7 +173,7 @@ static inline int blx_scope_index(const char *scope)
 BLX_INTERNAL blx_scope *blx_scope_arg(blx_ctx *c, const blx_call *call, const char *scope);
 /* The shape of a GE (uplo == NULL) or TR matrix argument, checked. */
 BLX_INTERNAL blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo,
-                                     const char *diag, int m, int n, int lda);
+                                     const char *diag, int64_t m, int64_t n, int64_t lda);
 /* The fatal "Unknown topology" error of a TOP argument. */
 BLX_INTERNAL BLX_NORETURN void blx_top_error(const blx_ctx *c, const blx_call *call, const char *top);
 /* A pointer argument that the call needs (needed != 0) must not be NULL. */
@@ -169,32 +188,33 @@ BLX_INTERNAL int blx_member_arg(const blx_ctx *c, const blx_call *call, const bl
                                 int row, const char *cname, int col);
 
 /* --- p2p.c: vGESD2D, vGERV2D, vTRSD2D, vTRRV2D --- */
-BLX_INTERNAL void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m,
-                                  int n, const void *A, int lda, int rdest, int cdest);
-BLX_INTERNAL void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m,
-                                  int n, void *A, int lda, int rsrc, int csrc);
+BLX_INTERNAL void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag,
+                                  int64_t m, int64_t n, const void *A, int64_t lda, int rdest, int cdest);
+BLX_INTERNAL void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag,
+                                  int64_t m, int64_t n, void *A, int64_t lda, int rsrc, int csrc);
 
 /* vGERVA2D, vTRRVA2D: a receive from any process (*rsrc, *csrc = -1: any
  * row, any column), which returns the sender's coordinates there. */
-BLX_INTERNAL void blx_recv_any(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m,
-                               int n, void *A, int lda, int *rsrc, int *csrc);
+BLX_INTERNAL void blx_recv_any(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m,
+                               int64_t n, void *A, int64_t lda, blacs_int *rsrc, blacs_int *csrc);
 
 /* --- bcast.c: broadcasts along a topology --- */
 BLX_INTERNAL void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,
-                                 const char *uplo, const char *diag, int m, int n, const void *A, int lda);
+                                 const char *uplo, const char *diag, int64_t m, int64_t n, const void *A,
+                                 int64_t lda);
 BLX_INTERNAL void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const char *top,
-                                 const char *uplo, const char *diag, int m, int n, void *A, int lda, int rsrc,
-                                 int csrc);
+                                 const char *uplo, const char *diag, int64_t m, int64_t n, void *A,
+                                 int64_t lda, int rsrc, int csrc);
 
 /* --- combine.c: kind is a blx_opkind (ops.h) --- */
 BLX_INTERNAL void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top,
-                              int m, int n, void *A, int lda, int *rA, int *cA, int ldia, int rdest,
-                              int cdest);
+                              int64_t m, int64_t n, void *A, int64_t lda, blacs_int *rA, blacs_int *cA,
+                              int64_t ldia, int rdest, int cdest);
 
 /* --- combine.c: vTUOP2D, the user's functions in 'user' (uop.h) --- */
 struct blx_uop;
 BLX_INTERNAL void blx_combine_user(const blx_call *call, const struct blx_uop *user, int ctxt,
                                    const char *scope, const char *top, const char *uplo, const char *diag,
-                                   int m, int n, void *A, int lda, int rdest, int cdest);
+                                   int64_t m, int64_t n, void *A, int64_t lda, int rdest, int cdest);
 
 #endif

@@ -4,23 +4,32 @@
 #include "ops.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Sums: integers wrap around (in unsigned arithmetic, where overflow is
  * defined) instead of being undefined behaviour; reals add as usual. */
-static inline int add_int(int x, int y) { return (int)((unsigned)x + (unsigned)y); }
+#ifdef BLACS_ILP64
+typedef uint64_t blacs_uint;
+#else
+typedef unsigned blacs_uint;
+#endif
+static inline blacs_int add_blacs_int(blacs_int x, blacs_int y)
+{
+    return (blacs_int)((blacs_uint)x + (blacs_uint)y);
+}
 static inline float add_float(float x, float y) { return x + y; }
 static inline double add_double(double x, double y) { return x + y; }
-#define BLX_ADD(x, y) _Generic((x), int : add_int, float : add_float, double : add_double)(x, y)
+#define BLX_ADD(x, y) _Generic((x), blacs_int : add_blacs_int, float : add_float, double : add_double)(x, y)
 
 /* Magnitude of one component, in a type that orders like |x|. */
-static inline unsigned mag_int(int x) { return x < 0 ? 0u - (unsigned)x : (unsigned)x; }
-#define BLX_MAG(x) _Generic((x), int : mag_int, float : fabsf, double : fabs)(x)
+static inline blacs_uint mag_blacs_int(blacs_int x) { return x < 0 ? 0u - (blacs_uint)x : (blacs_uint)x; }
+#define BLX_MAG(x) _Generic((x), blacs_int : mag_blacs_int, float : fabsf, double : fabs)(x)
 
 static inline int sign3(int gt, int lt) { return gt ? 1 : (lt ? -1 : 0); }
 
 /* One instance of the operations per component type. */
-#define R int
+#define R blacs_int
 #include "ops_tmpl.h"
 #undef R
 #define R float

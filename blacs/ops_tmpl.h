@@ -1,6 +1,6 @@
 /*
  * blacs/ops_tmpl.h - the combine element operations for one component type,
- * included by ops.c once per type with R defined (int, float or double).  A
+ * included by ops.c once per type with R defined (blacs_int, float or double).  A
  * complex element is w = 2 consecutive components, a real one w = 1.
  *
  * Defines sum_R, the elementwise sum over components, and absext_R, the

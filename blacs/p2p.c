@@ -36,8 +36,8 @@ static blx_cut p2p_cut(const blx_ctx *c, size_t n)
     return blx_cut_make(n, plan.piece, 1);
 }
 
-void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n,
-                     const void *A, int lda, int rdest, int cdest)
+void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m, int64_t n,
+                     const void *A, int64_t lda, int rdest, int cdest)
 {
     blx_thread_enter(ctxt, call->name);
     blx_ctx *c = blx_ctx_get(ctxt, call->name);
@@ -101,8 +101,8 @@ static void recv_from(blx_ctx *c, const blx_call *call, const blx_shape *s, void
     blx_doing_done(d, bytes, NULL);
 }
 
-void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n,
-                     void *A, int lda, int rsrc, int csrc)
+void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m, int64_t n,
+                     void *A, int64_t lda, int rsrc, int csrc)
 {
     blx_thread_enter(ctxt, call->name);
     blx_ctx *c = blx_ctx_get(ctxt, call->name);
@@ -135,22 +135,22 @@ static int first_arrived(blx_ctx *c, const blx_call *call, int rsrc, int csrc)
     return src;
 }
 
-void blx_recv_any(const blx_call *call, int ctxt, const char *uplo, const char *diag, int m, int n, void *A,
-                  int lda, int *rsrc, int *csrc)
+void blx_recv_any(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m, int64_t n,
+                  void *A, int64_t lda, blacs_int *rsrc, blacs_int *csrc)
 {
     blx_thread_enter(ctxt, call->name);
     blx_ctx *c = blx_ctx_get(ctxt, call->name);
     blx_shape s = blx_shape_arg(c, call, uplo, diag, m, n, lda);
     blx_ptr_arg(c, call, "RSRC", rsrc, 1);
     blx_ptr_arg(c, call, "CSRC", csrc, 1);
-    int row = *rsrc, col = *csrc;
-    if (row != -1 && (row < 0 || row >= c->nprow))
-        blx_fatal(ctxt, call->name, "RSRC = %d must be -1 (any row) or a row of the %d x %d grid (0..%d)",
-                  row, c->nprow, c->npcol, c->nprow - 1);
-    if (col != -1 && (col < 0 || col >= c->npcol))
+    if (*rsrc != -1 && (*rsrc < 0 || *rsrc >= c->nprow))
+        blx_fatal(ctxt, call->name, "RSRC = %lld must be -1 (any row) or a row of the %d x %d grid (0..%d)",
+                  (long long)*rsrc, c->nprow, c->npcol, c->nprow - 1);
+    if (*csrc != -1 && (*csrc < 0 || *csrc >= c->npcol))
         blx_fatal(ctxt, call->name,
-                  "CSRC = %d must be -1 (any column) or a column of the %d x %d grid (0..%d)", col, c->nprow,
-                  c->npcol, c->npcol - 1);
+                  "CSRC = %lld must be -1 (any column) or a column of the %d x %d grid (0..%d)",
+                  (long long)*csrc, c->nprow, c->npcol, c->npcol - 1);
+    int row = (int)*rsrc, col = (int)*csrc;
     blx_ptr_arg(c, call, "A", A, blx_shape_bytes(&s) > 0);
 
     blx_doing *d = blx_doing_matrix(call, ctxt, 'r', &s, row, col);

@@ -7,7 +7,9 @@
  *   X(letter, LETTER, R, complex)
  *     letter   prefix of the routine names (Cdgesd2d, dgesd2d_)
  *     R        the C type of the public A argument: complex data is passed
- *              as interleaved (re, im) pairs of R, as in the reference
+ *              as interleaved (re, im) pairs of R, as in the reference; the
+ *              integer type is blacs_int (int, or int64_t in the ILP64
+ *              library: a Fortran INTEGER either way)
  *     complex  1 for c and z
  */
 #ifndef BLX_TYPES_H
@@ -16,9 +18,10 @@
 #include <stddef.h>
 
 #include "../base/visibility.h"
+#include "blacs.h"
 
 #define BLX_FOR_EACH_TYPE(X) \
-    X(i, I, int, 0)          \
+    X(i, I, blacs_int, 0)    \
     X(s, S, float, 0)        \
     X(d, D, double, 0)       \
     X(c, C, float, 1)        \

@@ -8,12 +8,14 @@
 #include "uop.h"
 
 #include <limits.h>
+#include <stdint.h>
 
 /* The elements the next call gets, of the n left: all, or the most whole
- * units an int can count (a unit, M, is an int itself). */
+ * units a blacs_int can count (a unit, M, is a blacs_int itself). */
 static size_t chunk_of(const blx_uop_run *r, size_t n)
 {
-    size_t most = (size_t)INT_MAX / r->unit * r->unit;
+    size_t top = sizeof(blacs_int) < sizeof(int64_t) ? (size_t)INT_MAX : (size_t)INT64_MAX;
+    size_t most = top / r->unit * r->unit;
     return n < most ? n : most;
 }
 
@@ -23,7 +25,7 @@ void blx_uop_apply(const blx_uop_run *r, int post, void *v, size_t n)
     char *p = v;
     for (size_t done = 0, k; done < n; done += k, p += k * r->esz) {
         k = chunk_of(r, n - done);
-        int ki = (int)k;
+        blacs_int ki = (blacs_int)k;
         if (u->iface == BLX_IFACE_C && !post && u->fn.c.init)
             u->fn.c.init(ki, p);
         else if (u->iface == BLX_IFACE_C && post && u->fn.c.post)
@@ -44,7 +46,7 @@ void blx_uop_merge(const void *run, void *acc, const void *in, size_t bytes, int
     size_t n = bytes / r->esz;
     for (size_t done = 0, k; done < n; done += k, a += k * r->esz, b += k * r->esz) {
         k = chunk_of(r, n - done);
-        int ki = (int)k;
+        blacs_int ki = (blacs_int)k;
         if (r->u->iface == BLX_IFACE_C)
             r->u->fn.c.op(ki, a, b);
         else

@@ -57,14 +57,15 @@ void blx_doing_describe(const blx_doing *d, char *buf, size_t len)
         snprintf(buf, len, "not in a BLACS call");
         return;
     }
-    char where[64] = "", shape[96], peer[48] = "everyone", id[32] = "";
+    char where[64] = "", shape[128], peer[48] = "everyone", id[32] = "";
     if (d->scope)
         snprintf(where, sizeof where, ", scope '%c', TOP '%c'", d->scope, d->top ? d->top : ' ');
     if (d->uplo == 'G')
-        snprintf(shape, sizeof shape, "a %d x %d %s matrix", d->m, d->n, type_name(d->type));
+        snprintf(shape, sizeof shape, "a %lld x %lld %s matrix", (long long)d->m, (long long)d->n,
+                 type_name(d->type));
     else
-        snprintf(shape, sizeof shape, "a %d x %d %s trapezoid (UPLO '%c', DIAG '%c')", d->m, d->n,
-                 type_name(d->type), d->uplo, d->diag);
+        snprintf(shape, sizeof shape, "a %lld x %lld %s trapezoid (UPLO '%c', DIAG '%c')", (long long)d->m,
+                 (long long)d->n, type_name(d->type), d->uplo, d->diag);
     if (d->row >= 0 && d->col >= 0)
         snprintf(peer, sizeof peer, "{%d,%d}", d->row, d->col);
     else if (d->kind == 'r' && d->row >= 0) /* receives from any source (vGERVA2D) */

@@ -30,7 +30,7 @@ typedef struct blx_doing {
     char op;         /* combines: '+' sum, '>' amx, '<' amn, 'u' user (vTUOP2D) */
     char scope, top; /* letters; 0 for point-to-point */
     int row, col;    /* the other side: destination, source, root; -1: everyone */
-    int m, n;
+    int64_t m, n;
     char uplo, diag; /* 'G' for general matrices */
     blx_type type;
     int tag;      /* message ID, -1 until known */
@@ -74,14 +74,15 @@ BLX_INTERNAL blx_doing *blx_doing_matrix(const blx_call *call, int ctxt, char ki
 /* Level 3 (agree.c).  What the members of a scope must agree on before a
  * broadcast or combine (values that do not apply are 0). */
 typedef struct blx_agreement {
-    int op;               /* 1 broadcast, 2 sum, 3 absolute max, 4 absolute min, 5 user (vTUOP2D) */
-    int count;            /* elements */
-    int uplo, diag, m, n; /* trapezoids ('U'/'L', 'U'/'N', M, N); general: 'G', 0, 0, 0 */
-    int top;              /* the TOP letter, upper case */
-    int all, root;        /* leave-on-all; the source or destination member (-1: all) */
-    int located;          /* AMX/AMN with locations */
-    int rings, branches;  /* BLACS_SET 11/13 for 'M', 12/14 for 'T' */
-    int repeat;           /* BLACS_SET 15, combines */
+    int op;              /* 1 broadcast, 2 sum, 3 absolute max, 4 absolute min, 5 user (vTUOP2D) */
+    long long count;     /* elements */
+    int uplo, diag;      /* trapezoids: 'U'/'L', 'U'/'N'; general: 'G', 0 */
+    long long m, n;      /* trapezoids: M, N; general: 0, 0 */
+    int top;             /* the TOP letter, upper case */
+    int all, root;       /* leave-on-all; the source or destination member (-1: all) */
+    int located;         /* AMX/AMN with locations */
+    int rings, branches; /* BLACS_SET 11/13 for 'M', 12/14 for 'T' */
+    int repeat;          /* BLACS_SET 15, combines */
 } blx_agreement;
 BLX_INTERNAL void blx_agree_collective(const blx_ctx *c, blx_scope *s, const blx_call *call,
                                        const blx_agreement *a);

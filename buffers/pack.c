@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-blx_shape blx_shape_ge(int m, int n, int lda, size_t esz)
+blx_shape blx_shape_ge(int64_t m, int64_t n, int64_t lda, size_t esz)
 {
     blx_shape s = {m, n, lda < m ? m : lda, 'G', 0, esz};
     if (s.lda < 1)
@@ -13,7 +13,7 @@ blx_shape blx_shape_ge(int m, int n, int lda, size_t esz)
     return s;
 }
 
-blx_shape blx_shape_tr(char uplo, int unit, int m, int n, int lda, size_t esz)
+blx_shape blx_shape_tr(char uplo, int unit, int64_t m, int64_t n, int64_t lda, size_t esz)
 {
     blx_shape s = blx_shape_ge(m, n, lda, esz);
     s.uplo = uplo;
@@ -48,8 +48,8 @@ static void copy_range(const blx_shape *s, char *A, char *buf, size_t from, size
         return;
     }
     size_t col = (size_t)s->lda * s->esz, at = 0; /* at: packed offset of the run */
-    for (int j = 0; j < s->n && len > 0; j++) {
-        int lo, hi;
+    for (int64_t j = 0; j < s->n && len > 0; j++) {
+        int64_t lo, hi;
         blx_shape_column(s, j, &lo, &hi);
         size_t run = (size_t)(hi - lo) * s->esz;
         if (at + run <= from) {

@@ -16,40 +16,43 @@
  *     . x x
  *     . . x
  *
- * Plain C, no MPI: unit-tested on its own.
+ * Dimensions are 64-bit (M, N, LDA of the ILP64 library may exceed 2^31),
+ * and offsets are computed in size_t.  Plain C, no MPI: unit-tested on its
+ * own.
  */
 #ifndef BLX_PACK_H
 #define BLX_PACK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../base/visibility.h"
 
 typedef struct blx_shape {
-    int m, n;   /* rows, columns (>= 0) */
-    int lda;    /* leading dimension, >= max(m, 1) */
-    char uplo;  /* 'G' general, 'U' upper or 'L' lower trapezoid */
-    char unit;  /* trapezoids: 1 if the diagonal is not transferred */
-    size_t esz; /* bytes per element */
+    int64_t m, n; /* rows, columns (>= 0) */
+    int64_t lda;  /* leading dimension, >= max(m, 1) */
+    char uplo;    /* 'G' general, 'U' upper or 'L' lower trapezoid */
+    char unit;    /* trapezoids: 1 if the diagonal is not transferred */
+    size_t esz;   /* bytes per element */
 } blx_shape;
 
 /* A general shape; an lda below m is taken as m, as the BLACS do. */
-BLX_INTERNAL blx_shape blx_shape_ge(int m, int n, int lda, size_t esz);
+BLX_INTERNAL blx_shape blx_shape_ge(int64_t m, int64_t n, int64_t lda, size_t esz);
 /* A trapezoid; uplo/unit already decoded by the caller. */
-BLX_INTERNAL blx_shape blx_shape_tr(char uplo, int unit, int m, int n, int lda, size_t esz);
+BLX_INTERNAL blx_shape blx_shape_tr(char uplo, int unit, int64_t m, int64_t n, int64_t lda, size_t esz);
 
 /* Rows [*lo, *hi) of column j that belong to the shape (*lo == *hi if none). */
-static inline void blx_shape_column(const blx_shape *s, int j, int *lo, int *hi)
+static inline void blx_shape_column(const blx_shape *s, int64_t j, int64_t *lo, int64_t *hi)
 {
     *lo = 0;
     *hi = s->m;
     if (s->uplo == 'U') {
-        int d = s->m > s->n ? s->m - s->n : 0;
-        int h = j + d + 1 - s->unit;
+        int64_t d = s->m > s->n ? s->m - s->n : 0;
+        int64_t h = j + d + 1 - s->unit;
         *hi = h < 0 ? 0 : (h < s->m ? h : s->m);
     } else if (s->uplo == 'L') {
-        int d = s->n > s->m ? s->n - s->m : 0;
-        int l = j - d + s->unit;
+        int64_t d = s->n > s->m ? s->n - s->m : 0;
+        int64_t l = j - d + s->unit;
         *lo = l < 0 ? 0 : (l < s->m ? l : s->m);
     }
 }

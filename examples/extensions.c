@@ -23,7 +23,7 @@
 #include "blacs.h"
 
 /* (scale, sumsq) pairs, in place: x -> (|x|, 1). */
-static void norm_init(int n, void *v)
+static void norm_init(blacs_int n, void *v)
 {
     double *p = v;
     for (int k = 0; k + 1 < n; k += 2) {
@@ -34,7 +34,7 @@ static void norm_init(int n, void *v)
 
 /* a := a (+) b for pairs: the larger scale stays, the other sum is rescaled.
  * Symmetric in a and b, so every process computes the same bits. */
-static void norm_merge(int n, void *a, const void *b)
+static void norm_merge(blacs_int n, void *a, const void *b)
 {
     double *x = a;
     const double *y = b;
@@ -50,17 +50,17 @@ static void norm_merge(int n, void *a, const void *b)
 }
 
 /* (scale, sumsq) -> (norm, sumsq) */
-static void norm_finish(int n, void *v)
+static void norm_finish(blacs_int n, void *v)
 {
     double *p = v;
     for (int k = 0; k + 1 < n; k += 2)
         p[k] = p[k] * sqrt(p[k + 1]);
 }
 
-static void xor_ints(int n, void *a, const void *b)
+static void xor_ints(blacs_int n, void *a, const void *b)
 {
     for (int k = 0; k < n; k++)
-        ((int *)a)[k] ^= ((const int *)b)[k];
+        ((blacs_int *)a)[k] ^= ((const blacs_int *)b)[k];
 }
 
 static double entry(int pnum, int j) { return 1e300 * ((pnum * 5 + j) % 9 + 1) * (pnum % 2 ? -1 : 1); }
@@ -117,13 +117,13 @@ int main(int argc, char **argv)
     free(pairs);
 
     /* 3. exclusive or of K integers, left on {0,0} */
-    int *x = malloc((size_t)K * sizeof *x);
+    blacs_int *x = malloc((size_t)K * sizeof *x);
     for (int j = 0; j < K; j++)
         x[j] = bits(me, j);
     Cituop2d(ctxt, "All", " ", "G", "N", K, 1, x, K, 0, 0, NULL, xor_ints, NULL);
     if (me == 0) {
         for (int j = 0; j < K; j++) {
-            int want = 0;
+            blacs_int want = 0;
             for (int p = 0; p < np; p++)
                 want ^= bits(p, j);
             failed += x[j] != want;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test/examples.sh EXDIR - runs the examples as tests.
-#   mvmult (C and Fortran) must match its serial computation;
+#   mvmult (C, Fortran, and Fortran with 64-bit INTEGER on the ILP64 library:
+#   mvmult_f64) must match its serial computation;
 #   extensions (C and Fortran) must check its fan-in, norms and xor;
 #   lu must pass HPL's residual check (< 16) on grids 1x1, 1x4, 4x1, 2x2 and
 #   2x3, with N not a multiple of NB, N < NB, and every broadcast TOP letter
@@ -34,6 +35,8 @@ run 4 mvmult
 run 6 mvmult 7 5
 run 1 mvmult_f
 run 4 mvmult_f 30 20
+run 1 mvmult_f64
+run 4 mvmult_f64 30 20
 run 9 mvmult 11 13
 
 # LAWN 73's extensions: a fan-in with the receive from any process, a
@@ -44,6 +47,7 @@ run 6 extensions 40000
 run 1 extensions_f
 run 4 extensions_f
 run 5 extensions_f 3000
+run 4 extensions_f64
 
 run 1 lu --n 300 --nb 32 --p 1 --q 1
 run 4 lu --n 301 --nb 32 --p 1 --q 4

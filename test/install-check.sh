@@ -11,7 +11,10 @@
 #      a control link with a plain -l under --as-needed must drop it (else
 #      this proves nothing);
 #   3. the same program linked with the static archive inside
-#      -Wl,--whole-archive: ScaLAPACK's BLACS calls bind to the program.
+#      -Wl,--whole-archive: ScaLAPACK's BLACS calls bind to the program;
+#   4. the ILP64 library (libblacs64-$MPI, blacs64-$MPI.pc, blacs_ilp64.h)
+#      installed beside it: a C program built with plain cc and its
+#      pkg-config flags gets a 64-bit blacs_int and runs.
 # MPI, MPICC, MPIRUN, B (the build folder) and SCALAPACK come from make.
 set -eu
 MPI=${MPI:-openmpi}
@@ -21,6 +24,7 @@ SCALAPACK=${SCALAPACK:--lscalapack-$MPI}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tools/launcher.sh"
 name=blacs-$MPI
+name64=blacs64-$MPI
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 fail() { echo "install-check: $*"; exit 1; }
@@ -28,7 +32,8 @@ fail() { echo "install-check: $*"; exit 1; }
 make -s install MPI="$MPI" B="$B" MPICC="$MPICC" PREFIX=/opt/blacs DESTDIR="$stage" >/dev/null
 root=$stage/opt/blacs
 for f in include/blacs.h lib/lib$name.a lib/lib$name.so lib/lib$name.so.1 lib/lib$name.so.1.0.0 \
-    lib/pkgconfig/$name.pc; do
+    lib/pkgconfig/$name.pc include/blacs_ilp64.h lib/lib$name64.a lib/lib$name64.so lib/lib$name64.so.1 \
+    lib/lib$name64.so.1.0.0 lib/pkgconfig/$name64.pc; do
     [ -e "$root/$f" ] || fail "$f missing"
 done
 [ "$(readlink "$root/lib/lib$name.so")" = "lib$name.so.1" ] || fail "bad lib$name.so link"
@@ -36,12 +41,14 @@ done
 if [ "$MPI" = openmpi ]; then
     [ "$(readlink "$root/lib/libblacs.so")" = "lib$name.so" ] || fail "libblacs.so is not a link to lib$name.so"
     [ "$(readlink "$root/lib/pkgconfig/blacs.pc")" = "$name.pc" ] || fail "blacs.pc is not a link to $name.pc"
+    [ "$(readlink "$root/lib/libblacs64.so")" = "lib$name64.so" ] || fail "libblacs64.so is not a link to lib$name64.so"
+    [ "$(readlink "$root/lib/pkgconfig/blacs64.pc")" = "$name64.pc" ] || fail "blacs64.pc is not a link to $name64.pc"
 else
-    [ ! -e "$root/lib/libblacs.so" ] && [ ! -e "$root/lib/pkgconfig/blacs.pc" ] ||
+    [ ! -e "$root/lib/libblacs.so" ] && [ ! -e "$root/lib/pkgconfig/blacs.pc" ] && [ ! -e "$root/lib/libblacs64.so" ] ||
         fail "the $MPI install made unflavoured names"
 fi
-others=$(cd "$root" && find . -type f -o -type l | grep -v -e "$name" -e '^./include/blacs.h$' \
-    -e '^./lib/libblacs\.\(so\|a\)$' -e '^./lib/pkgconfig/blacs\.pc$' || true)
+others=$(cd "$root" && find . -type f -o -type l | grep -v -e "$name" -e "$name64" -e '^./include/blacs.h$' \
+    -e '^./include/blacs_ilp64.h$' -e '^./lib/libblacs\(64\)\?\.\(so\|a\)$' -e '^./lib/pkgconfig/blacs\(64\)\?\.pc$' || true)
 [ -z "$others" ] || fail "installed names without the flavour: $others"
 grep -q '^libdir=/opt/blacs/lib$' "$root/lib/pkgconfig/$name.pc" || fail "bad libdir in $name.pc"
 
@@ -115,4 +122,32 @@ read -r ours ref <<<"$(bindings "$stage/sl_static" "[^ ]*sl_static")"
     fail "static: ScaLAPACK's BLACS calls: $ours bound to the program, $ref to the reference (want >0 and 0)"
 echo "install-check: 3. the same with -Wl,--whole-archive lib$name.a: $ours BLACS bindings from libscalapack" \
     "to the program, $ref to the reference"
+# 4. the ILP64 library, from its own pkg-config file and header
+sed "s|/opt/blacs|$root|g" "$root/lib/pkgconfig/$name64.pc" >"$stage/pc/$name64.pc"
+pc64() { PKG_CONFIG_PATH=$stage/pc pkg-config "$@" "$name64"; }
+pc64 --cflags | grep -q -- '-DBLACS_ILP64' || fail "$name64.pc: no -DBLACS_ILP64 in its Cflags"
+cat >"$stage/prog64.c" <<'PROG'
+#include <stdio.h>
+#include "blacs_ilp64.h"
+int main(void)
+{
+    blacs_int me, np, ctxt, v[2];
+    Cblacs_pinfo(&me, &np);
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", 1, np);
+    v[0] = ((blacs_int)1 << 40) * (me + 1), v[1] = me;
+    Cigsum2d(ctxt, "All", " ", 2, 1, v, 2, -1, -1);
+    if (me == 0)
+        printf("sizeof=%zu sum=%lld\n", sizeof(blacs_int), (long long)v[0]);
+    Cblacs_exit(0);
+    return v[0] == ((blacs_int)1 << 40) * np * (np + 1) / 2 && v[1] == np * (np - 1) / 2 ? 0 : 1;
+}
+PROG
+# shellcheck disable=SC2046 # pkg-config's flags
+cc "$stage/prog64.c" -o "$stage/prog64" $(pc64 --cflags --libs) -Wl,-rpath,"$root/lib"
+readelf -d "$stage/prog64" | grep -q "NEEDED.*\[lib$name64\.so\.1\]" || fail "prog64 does not need lib$name64.so.1"
+launcher_cmd 3
+out=$("${LAUNCH_CMD[@]}" "$stage/prog64")
+[ "$out" = "sizeof=8 sum=6597069766656" ] || fail "ILP64 program printed '$out'"
+echo "install-check: 4. ILP64: built with cc and $name64.pc (-DBLACS_ILP64), lib$name64.so.1, ran: $out"
 echo "install-check: passed"

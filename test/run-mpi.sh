@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test/run-mpi.sh DIR - runs the MPI test programs found in DIR under mpirun.
 #
-# Each case names a program, a process count and what must happen:
+# The cases are test/mpi-cases.sh, or the file MPI_CASES names.  Each case
+# names a program, a process count and what must happen:
 #   pass  NP PROG [ARGS]           exit 0 and the verdict line
 #                                   "PROG: passed on NP processes" on stdout
 #   warn  NP 'REGEX' PROG [ARGS]   exit 0, with REGEX (grep -E) on stderr
@@ -129,7 +130,7 @@ fail() { expect 1 "$@"; }
 abort() { expect 255 "$@"; }
 
 echo "MPI tests in $dir"
-. "$(dirname "$0")/mpi-cases.sh"
+. "${MPI_CASES:-$(dirname "$0")/mpi-cases.sh}"
 
 # Every test program built here must be run by some case (the SANITIZED and
 # VALGRIND lists are subsets on purpose).

@@ -13,6 +13,6 @@ apt-get install -y -q --no-install-recommends \
     openmpi-bin libopenmpi-dev libscalapack-openmpi-dev \
     mpich libmpich-dev libscalapack-mpich-dev \
     scalapack-mpi-test scalapack-test-common \
-    libblas-dev liblapack-dev \
+    libblas-dev libblas64-dev liblapack-dev \
     gnuplot-nox python3 valgrind clang-format \
     libsimgrid-dev time

@@ -6,19 +6,25 @@
 ! BLACS_GET(ctxt,10) gives a handle BLACS_GRIDMAP accepts.  A context made
 ! here works in the C interface (one table).  Point-to-point of every type,
 ! general and trapezoidal, the support routines, the wall clock, BLACS_EXIT(0).
+!
+! The same source tests the ILP64 library, compiled with -fdefault-integer-8:
+! the BLACS take default INTEGERs (kind(0), blacs_int in C), while what goes
+! to MPI itself is integer(c_int), the kind of the mpi module's INTEGER.
 program t_fortran
   use mpi
   use iso_c_binding
   implicit none
+  ! the BLACS' integer (C's blacs_int): the default INTEGER's size
+  integer, parameter :: bk = merge(c_int64_t, c_int, bit_size(0) == 64)
   interface
      subroutine cgridinfo(ctxt, nprow, npcol, myrow, mycol) bind(c, name='Cblacs_gridinfo')
-       import :: c_int
-       integer(c_int), value :: ctxt
-       integer(c_int) :: nprow, npcol, myrow, mycol
+       import :: bk, c_int64_t, c_int
+       integer(bk), value :: ctxt
+       integer(bk) :: nprow, npcol, myrow, mycol
      end subroutine cgridinfo
      subroutine cdgesd2d(ctxt, m, n, a, lda, r, c) bind(c, name='Cdgesd2d')
-       import :: c_int, c_double
-       integer(c_int), value :: ctxt, m, n, lda, r, c
+       import :: bk, c_double, c_int64_t, c_int
+       integer(bk), value :: ctxt, m, n, lda, r, c
        real(c_double) :: a(*)
      end subroutine cdgesd2d
      function usleep(us) bind(c, name='usleep')
@@ -27,10 +33,11 @@ program t_fortran
        integer(c_int) :: usleep
      end function usleep
   end interface
-  integer :: iam, np, ictxt, sys, nprow, npcol, myrow, mycol, fails, ierr, i, j, k
+  integer :: iam, np, ictxt, sys, nprow, npcol, myrow, mycol, fails, i, j, k
   integer :: half, hctxt, sys10, mctxt, umap(2, 8), val(2), total, nr, nc
   integer :: ibuf(20), ibuf2(20)
   integer :: level, level_status
+  integer(c_int) :: mhalf, mcolor, mkey, msize, mierr, mfails, mtotal ! MPI's INTEGER
   character(len=8) :: level_text
   real :: sbuf(6, 3), sbuf2(6, 3)
   double precision :: dbuf(4, 4), dbuf2(4, 4), t0, t1
@@ -105,11 +112,15 @@ program t_fortran
   end if
 
   ! a grid on a Fortran sub-communicator
-  call mpi_comm_split(MPI_COMM_WORLD, mod(iam, 2), iam, half, ierr)
+  mcolor = int(mod(iam, 2), c_int)
+  mkey = int(iam, c_int)
+  call mpi_comm_split(MPI_COMM_WORLD, mcolor, mkey, mhalf, mierr)
+  half = mhalf
   hctxt = half
-  call mpi_comm_size(half, j, ierr)
+  call mpi_comm_size(mhalf, msize, mierr)
+  j = msize
   call blacs_gridinit(hctxt, 'R', 1, j)
-  call mpi_comm_free(half, ierr)
+  call mpi_comm_free(mhalf, mierr)
   call blacs_gridinfo(hctxt, nprow, npcol, myrow, mycol)
   if (nprow /= 1 .or. npcol /= j .or. mycol /= iam / 2) call fail('grid on split communicator')
   ibuf(1) = iam
@@ -120,11 +131,13 @@ program t_fortran
 
   ! the wall clock advances over a 100 ms sleep
   t0 = dwalltime00()
-  i = usleep(100000)
+  i = usleep(100000_c_int)
   t1 = dwalltime00()
   if (i /= 0 .or. t1 - t0 < 0.09d0 .or. t1 - t0 > 60) call fail('walltime over a 100 ms sleep')
 
-  call mpi_allreduce(fails, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  mfails = int(fails, c_int)
+  call mpi_allreduce(mfails, mtotal, 1_c_int, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, mierr)
+  total = mtotal
   if (iam == 0) then
      if (total == 0) then
         write (*, '(a,i0,a)') 't_fortran: passed on ', np, ' processes'

@@ -91,6 +91,36 @@ static void check_shape(char uplo, int unit, int m, int n, int lda, size_t esz)
     free(buf);
 }
 
+/* Dimensions beyond 2^31 (the ILP64 library's M, N, LDA): counts and
+ * column runs in 64-bit arithmetic, no int overflow. */
+static void big_shapes(void)
+{
+    const int64_t G = (int64_t)1 << 31, T = (int64_t)1 << 32;
+    blx_shape s = blx_shape_ge(G + 5, 3, G + 9, 16);
+    CHECK(blx_shape_count(&s) == (size_t)(G + 5) * 3 && blx_shape_bytes(&s) == (size_t)(G + 5) * 48,
+          "G (2^31+5) x 3: %zu elements", blx_shape_count(&s));
+    CHECK(s.lda == G + 9 && !blx_shape_contiguous(&s), "G lda 2^31+9 kept: %lld", (long long)s.lda);
+    s = blx_shape_ge(G + 5, 3, 7, 8); /* lda < m taken as m, beyond 2^31 */
+    CHECK(s.lda == G + 5 && blx_shape_contiguous(&s), "lda < m = 2^31+5 gave %lld", (long long)s.lda);
+    s = blx_shape_tr('U', 0, 3 * G, 2, 3 * G, 8); /* k = 2: 2 (3G - 2) + 3 */
+    CHECK(blx_shape_count(&s) == (size_t)(6 * G - 1), "U (3*2^31) x 2: %zu elements", blx_shape_count(&s));
+    int64_t lo, hi;
+    blx_shape_column(&s, 1, &lo, &hi);
+    CHECK(lo == 0 && hi == 3 * G, "U (3*2^31) x 2 column 1: rows [%lld,%lld)", (long long)lo, (long long)hi);
+    blx_shape_column(&s, 0, &lo, &hi);
+    CHECK(lo == 0 && hi == 3 * G - 1, "U (3*2^31) x 2 column 0: rows [%lld,%lld)", (long long)lo,
+          (long long)hi);
+    s = blx_shape_tr('L', 1, 3, T + 10, 3, 4); /* d = 2^32 + 7 full columns, then a unit triangle */
+    blx_shape_column(&s, T + 9, &lo, &hi);
+    CHECK(lo == 3 && hi == 3, "L unit 3 x (2^32+10), last column: rows [%lld,%lld)", (long long)lo,
+          (long long)hi);
+    blx_shape_column(&s, T + 8, &lo, &hi);
+    CHECK(lo == 2 && hi == 3, "L unit 3 x (2^32+10), column 2^32+8: rows [%lld,%lld)", (long long)lo,
+          (long long)hi);
+    CHECK(blx_shape_count(&s) == (size_t)(T + 7) * 3 + 3, "L unit 3 x (2^32+10): %zu elements",
+          blx_shape_count(&s));
+}
+
 int main(void)
 {
     const char uplos[] = {'G', 'U', 'L'};
@@ -105,15 +135,16 @@ int main(void)
                     }
     /* the two pictures of spec 3.3 */
     blx_shape s = blx_shape_tr('U', 0, 5, 3, 5, 8);
-    int lo, hi;
+    int64_t lo, hi;
     blx_shape_column(&s, 0, &lo, &hi);
-    CHECK(lo == 0 && hi == 3, "U 5x3 column 0: rows [%d,%d)", lo, hi);
+    CHECK(lo == 0 && hi == 3, "U 5x3 column 0: rows [%lld,%lld)", (long long)lo, (long long)hi);
     s = blx_shape_tr('L', 1, 3, 5, 3, 8);
     blx_shape_column(&s, 4, &lo, &hi);
-    CHECK(lo == 3 && hi == 3, "L unit 3x5 column 4: rows [%d,%d)", lo, hi);
+    CHECK(lo == 3 && hi == 3, "L unit 3x5 column 4: rows [%lld,%lld)", (long long)lo, (long long)hi);
     /* LDA below M is taken as M */
     s = blx_shape_ge(4, 2, 1, 8);
-    CHECK(s.lda == 4 && blx_shape_contiguous(&s), "lda < m gave lda %d", s.lda);
+    CHECK(s.lda == 4 && blx_shape_contiguous(&s), "lda < m gave lda %lld", (long long)s.lda);
+    big_shapes();
     printf("test_pack: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
     return check_failures() != 0;
 }
