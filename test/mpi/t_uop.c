@@ -181,24 +181,27 @@ static void one(const grid *g, const typed_ops *t, char scope, char top, const s
     free(a);
 }
 
+/* A pattern with bits in every byte (unsigned: no signed overflow). */
+static int pattern(int r, int c, int k) { return (int)((unsigned)(r * 31 + c * 17 + k * 5) * 0x01010101u); }
+
 static void xor_check(const grid *g, char scope, char top, int dest)
 {
     int np = scope_size(g, scope), me = my_index(g, scope), a[6], rdest = -1, cdest = -1;
     for (int k = 0; k < 6; k++)
-        a[k] = (g->myrow * 31 + g->mycol * 17 + k * 5) * 0x01010101;
+        a[k] = pattern(g->myrow, g->mycol, k);
     if (dest >= 0)
         member(g, scope, dest, &rdest, &cdest);
     char sc[2] = {scope, 0}, tp[2] = {top, 0}, up[] = "G", dg[] = "N";
     Cituop2d(g->ctxt, sc, tp, up, dg, 3, 2, a, 3, rdest, cdest, NULL, op_xor, NULL);
     int mine = dest < 0 || dest == me, bad = 0;
     for (int k = 0; k < 6; k++) {
-        int want = (g->myrow * 31 + g->mycol * 17 + k * 5) * 0x01010101;
+        int want = pattern(g->myrow, g->mycol, k);
         if (mine) {
             want = 0;
             for (int q = 0; q < np; q++) {
                 int r, c;
                 member(g, scope, q, &r, &c);
-                want ^= (r * 31 + c * 17 + k * 5) * 0x01010101;
+                want ^= pattern(r, c, k);
             }
         }
         bad += a[k] != want;
