@@ -100,8 +100,10 @@ for np in 2 4; do
             missing=""
             for s in $ALL; do
                 case "$np/$s" in 2/contention | 2/transpose) continue ;; esac
+                # uop compares two BLACS routines, one of them this library's own
+                [ $impl = ref ] && [ $s = uop ] && continue
                 grep -q "^$impl,$s," "$csv" || missing+=" $s"
-                [ $impl = ours ] && [ $s != tm ] && ! grep -q "^mpi,$s," "$csv" && missing+=" mpi:$s"
+                [ $impl = ours ] && [ $s != tm ] && [ $s != uop ] && ! grep -q "^mpi,$s," "$csv" && missing+=" mpi:$s"
             done
             # every row: 11 fields, a non-negative time
             badrows=$(awk -F, 'NR > 1 && (NF != 11 || $10 !~ /^[0-9.]+$/)' "$csv" | wc -l)
