@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "threads.h"
@@ -134,12 +135,26 @@ static void check_same_grid(const char *routine, MPI_Comm sys, const blacs_int *
     }
 }
 
-/* The cost model of a new grid: the default, or BLACS_MODEL as process 0
- * of the grid reads it, the same on every member (routes and plans depend
- * on it, and every member must choose alike). */
+/* Processes the launcher started on this node (Open MPI, MPICH's Hydra),
+ * or 0 if it does not say. */
+static int node_processes(void)
+{
+    const char *names[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v != NULL && atoi(v) > 0)
+            return atoi(v);
+    }
+    return 0;
+}
+
+/* The cost model of a new grid: the default for process 0's node (more
+ * processes than processors there: blx_model_for_node), or BLACS_MODEL over
+ * it, as process 0 of the grid reads them; the same on every member
+ * (routes and plans depend on it, and every member must choose alike). */
 static blx_model grid_model(const char *routine, MPI_Comm comm, int vpid)
 {
-    blx_model m = blx_model_default();
+    blx_model m = blx_model_for_node(node_processes(), (int)sysconf(_SC_NPROCESSORS_ONLN));
     const char *text = getenv("BLACS_MODEL");
     if (vpid == 0 && text != NULL && blx_model_parse(text, &m) != 0)
         blx_fatal(-1, routine,
