@@ -14,11 +14,19 @@
  *   halving 2:  0 <-> 1: 0 keeps [a], 1 keeps [b];    2 <-> 3 likewise
  *               (now member k holds piece k of the total)
  *   doubling:   the same exchanges in reverse order, swapping whole pieces
- *   (or, for one destination, every member sends its piece to it)
+ *   (or, for one destination, every member sends its piece to it, which
+ *   posts all p - 1 receives at once: their latencies overlap)
  *
  *   cost (p a power of two, n bytes, gamma per byte combined):
  *     allreduce  2 log2(p) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma
  *     reduce     (log2(p) + p - 1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma
+ *   The reduce's p - 1 is conservative: posted at once, the receives overlap
+ *   their latencies on a network (a 1 MiB sum to one of 256 simulated
+ *   processes: 472 us with the receives one after the other, 225 us along a
+ *   binomial gather, 218 us posted at once), but with more processes than
+ *   processors each still waits for its sender to be scheduled (4 processes
+ *   on 2 cores: 256 KiB in 135 us, against the radix-4 fan-in's 102 us, when
+ *   the cost said (log2(p) + 1) alpha and chose it).
  *   against log2(p) (alpha + n beta + n gamma) for the bidirectional exchange:
  *   fewer bytes and far less arithmetic per process once n is large.
  *   Non-power-of-two np adds one fold-in (alpha + n beta + n gamma) and, for
@@ -33,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/report.h"
 #include "topology.h"
 
 typedef struct {
@@ -101,14 +110,19 @@ static void rabenseifner(const blx_xfer *xin)
             mine = whole;
         }
         blx_fold_out(x, p);
-    } else if (me != 0) { /* gather: every piece goes straight to the destination */
+    } else if (me != 0) { /* gather: every piece straight to the destination */
         blx_send(e, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, blx_xfer_member(x, 0));
-    } else {
+    } else { /* all posted at once, so that their latencies overlap */
+        blx_req *rq = malloc((size_t)p * sizeof *rq);
+        if (rq == NULL)
+            blx_fatal(e->ctxt, e->routine, "out of memory for %d receives", p - 1);
         span scratch[33];
         for (int r = 1; r < p; r++) {
             span s = halving(r, p, n, scratch);
-            blx_recv(e, buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_member(x, r));
+            blx_irecv(e, buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_member(x, r), &rq[r - 1]);
         }
+        blx_waitall(e, p - 1, rq);
+        free(rq);
     }
 }
 
