@@ -67,6 +67,32 @@ static span halving(int me, int p, size_t n, span *levels)
     return s;
 }
 
+/* The destination's gather: every member's piece, the receives posted at
+ * once so that their latencies overlap; one after the other (blx_recv cuts
+ * them) when a piece is too long for a single message. */
+static void gather(const blx_xfer *x, int p, size_t n)
+{
+    const blx_ep *e = &x->ep;
+    size_t unit = x->unit;
+    span scratch[33];
+    if ((n / (size_t)p + 1) * unit > BLX_MAX_MSG) {
+        for (int r = 1; r < p; r++) {
+            span s = halving(r, p, n, scratch);
+            blx_recv(e, x->buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_member(x, r));
+        }
+        return;
+    }
+    blx_req *rq = malloc((size_t)p * sizeof *rq);
+    if (rq == NULL)
+        blx_fatal(e->ctxt, e->routine, "out of memory for %d receives", p - 1);
+    for (int r = 1; r < p; r++) {
+        span s = halving(r, p, n, scratch);
+        blx_irecv(e, x->buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_member(x, r), &rq[r - 1]);
+    }
+    blx_waitall(e, p - 1, rq);
+    free(rq);
+}
+
 static void rabenseifner(const blx_xfer *xin)
 {
     blx_xfer own = *xin, *x = &own;
@@ -112,17 +138,8 @@ static void rabenseifner(const blx_xfer *xin)
         blx_fold_out(x, p);
     } else if (me != 0) { /* gather: every piece straight to the destination */
         blx_send(e, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, blx_xfer_member(x, 0));
-    } else { /* all posted at once, so that their latencies overlap */
-        blx_req *rq = malloc((size_t)p * sizeof *rq);
-        if (rq == NULL)
-            blx_fatal(e->ctxt, e->routine, "out of memory for %d receives", p - 1);
-        span scratch[33];
-        for (int r = 1; r < p; r++) {
-            span s = halving(r, p, n, scratch);
-            blx_irecv(e, buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_member(x, r), &rq[r - 1]);
-        }
-        blx_waitall(e, p - 1, rq);
-        free(rq);
+    } else {
+        gather(x, p, n);
     }
 }
 
