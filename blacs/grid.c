@@ -159,7 +159,8 @@ static blx_model grid_model(const char *routine, MPI_Comm comm, int vpid)
     if (vpid == 0 && text != NULL && blx_model_parse(text, &m) != 0)
         blx_fatal(-1, routine,
                   "BLACS_MODEL='%s' is not a cost model: expected name=value pairs separated by commas, "
-                  "names alpha, beta, gamma (seconds, seconds per byte) and window (1 to 64)",
+                  "names alpha, beta, gamma, overhead (seconds, seconds per byte), window (1 to 64) "
+                  "and overlap (0 or 1)",
                   text);
     blx_check_mpi(-1, routine, MPI_Bcast(&m, sizeof m, MPI_BYTE, 0, comm), "MPI_Bcast");
     return m;

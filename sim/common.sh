@@ -15,7 +15,7 @@ PLATFORM=sim/cluster.xml
 # The library's cost model of this cluster (alpha 1 us, 10 GB/s, every link
 # shared by the messages in flight; no computation), read by each simulated
 # grid from the environment (README: BLACS_MODEL).
-export BLACS_MODEL=${BLACS_MODEL:-alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1}
+export BLACS_MODEL=${BLACS_MODEL:-alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1}
 
 # The simulation: CM02 (pure alpha-beta flows, no correction factors) with
 # independent directions (no 5% of each flow charged to the reverse link for

@@ -88,7 +88,8 @@ static void default_table(void)
     static const int nps[] = {2, 3, 4, 8, 16, 64, 256, 1024};
     static const size_t sizes[] = {8, 1 << 10, 8 << 10, 64 << 10, 256 << 10, 1 << 20, 8 << 20};
     static const char *const names[] = {"8 B", "1 KiB", "8 KiB", "64 KiB", "256 KiB", "1 MiB", "8 MiB"};
-    printf("model: alpha=%g beta=%g gamma=%g window=%d\n\n", m.alpha, m.beta, m.gamma, m.window);
+    printf("model: alpha=%g beta=%g gamma=%g overhead=%g window=%d overlap=%d\n\n", m.alpha, m.beta, m.gamma,
+           m.overhead, m.window, m.overlap);
     for (int op = 0; op < 3; op++) {
         printf("| %s | np |", op == 0   ? "broadcast"
                               : op == 1 ? "combine, leave-on-one"

@@ -18,7 +18,7 @@ blx_model blx_model_default(void)
 {
     /* shared memory on a small node: about a microsecond a message, a few
      * GB/s a copy, two receivers copying at once */
-    blx_model m = {1e-6, 2.5e-10, 2.5e-10, 2e-7, 2};
+    blx_model m = {1e-6, 2.5e-10, 2.5e-10, 2e-7, 2, 1};
     return m;
 }
 
@@ -30,8 +30,10 @@ blx_model blx_model_default(void)
 blx_model blx_model_for_node(int procs, int cpus)
 {
     blx_model m = blx_model_default();
-    if (procs > 0 && cpus > 0 && procs > cpus)
+    if (procs > 0 && cpus > 0 && procs > cpus) {
         m.alpha = BLX_MODEL_OVERSUBSCRIBED_ALPHA;
+        m.overlap = 0;
+    }
     return m;
 }
 
@@ -60,6 +62,8 @@ int blx_model_parse(const char *text, blx_model *m)
             v.overhead = x;
         else if (strcmp(name, "window") == 0 && x >= 1 && x <= 64 && x == floor(x))
             v.window = (int)x;
+        else if (strcmp(name, "overlap") == 0 && (x == 0 || x == 1))
+            v.overlap = (int)x;
         else
             return -1;
         p = *end == ',' ? end + 1 : end;

@@ -47,6 +47,9 @@ typedef struct blx_model {
     double gamma;    /* seconds per byte folded */
     double overhead; /* seconds a sender spends per message */
     int window;      /* transfers a link carries at full speed at once (>= 1) */
+    int overlap;     /* 1: the latencies of messages received at once overlap (a network,
+                        or shared memory with a core per process); 0: each message waits
+                        for its sender's turn on a processor (more processes than processors) */
 } blx_model;
 
 /* This machine's shared memory (the default); see the README. */
@@ -54,11 +57,12 @@ BLX_INTERNAL blx_model blx_model_default(void);
 /* The default on a node where 'procs' processes share 'cpus' processors
  * (either <= 0: unknown, the plain default).  With more processes than
  * processors, a message waits until its receiver is scheduled: alpha then
- * stands for that wait (BLX_MODEL_OVERSUBSCRIBED_ALPHA), and the default
- * TOP prefers algorithms with few synchronizations. */
+ * stands for that wait (BLX_MODEL_OVERSUBSCRIBED_ALPHA), which messages
+ * received at once do not share (overlap = 0), and the default TOP prefers
+ * algorithms with few synchronizations. */
 #define BLX_MODEL_OVERSUBSCRIBED_ALPHA 1e-4
 BLX_INTERNAL blx_model blx_model_for_node(int procs, int cpus);
-/* Reads "alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1" (any subset,
+/* Reads "alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1" (any subset,
  * any order) over *m; returns 0, or -1 (and *m unchanged) on anything else. */
 BLX_INTERNAL int blx_model_parse(const char *text, blx_model *m);
 

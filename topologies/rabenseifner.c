@@ -19,14 +19,15 @@
  *
  *   cost (p a power of two, n bytes, gamma per byte combined):
  *     allreduce  2 log2(p) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma
- *     reduce     (log2(p) + p - 1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma
- *   The reduce's p - 1 is conservative: posted at once, the receives overlap
- *   their latencies on a network (a 1 MiB sum to one of 256 simulated
- *   processes: 472 us with the receives one after the other, 225 us along a
- *   binomial gather, 218 us posted at once), but with more processes than
- *   processors each still waits for its sender to be scheduled (4 processes
- *   on 2 cores: 256 KiB in 135 us, against the radix-4 fan-in's 102 us, when
- *   the cost said (log2(p) + 1) alpha and chose it).
+ *     reduce     (log2(p) + 1) alpha + (p-1) o + 2 (p-1)/p n beta + (p-1)/p n gamma
+ *   The destination's p - 1 receives, posted at once, overlap their
+ *   latencies on a network (a 1 MiB sum to one of 256 simulated processes:
+ *   472 us with the receives one after the other, 225 us along a binomial
+ *   gather, 218 us posted at once).  With more processes than processors
+ *   (the model's overlap = 0) each still waits for its sender to be
+ *   scheduled, and the reduce costs (log2(p) + p - 1) alpha (4 processes on
+ *   2 cores: 256 KiB in 135 us against the radix-4 fan-in's 102 us, when the
+ *   cost said log2(p) + 1 there).
  *   against log2(p) (alpha + n beta + n gamma) for the bidirectional exchange:
  *   fewer bytes and far less arithmetic per process once n is large.
  *   Non-power-of-two np adds one fold-in (alpha + n beta + n gamma) and, for
@@ -154,7 +155,10 @@ static double rabenseifner_cost(const blx_cost_in *c)
     }
     double n = (double)c->n, part = (p - 1.0) / p;
     double t = part * n * (2 * m->beta + m->gamma);
-    t += c->leave_on_all ? 2 * l * m->alpha : (l + p - 1) * m->alpha;
+    if (c->leave_on_all)
+        t += 2 * l * m->alpha;
+    else /* the gather's p - 1 receives, at once */
+        t += m->overlap ? (l + 1) * m->alpha + (p - 1) * m->overhead : (l + p - 1) * m->alpha;
     if (p < c->np)
         t += m->alpha + n * (m->beta + m->gamma) + (c->leave_on_all ? m->alpha + n * m->beta : 0);
     return t;

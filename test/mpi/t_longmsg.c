@@ -84,7 +84,7 @@ static const blx_topology *choice(enum op op, int np, size_t bytes, int splittab
 
 /* Run on a network's model, where the long-message algorithms must win. */
 static int network;
-#define NETWORK_MODEL "alpha=1e-6,beta=1e-10,gamma=0,window=1"
+#define NETWORK_MODEL "alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=1"
 
 /* An algorithm for long messages: not the short-message tree or exchange. */
 static int is_long(enum op op, const blx_topology *t)

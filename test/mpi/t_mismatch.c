@@ -23,7 +23,7 @@
 #include "../../topologies/topology.h"
 #include "mpitest.h"
 
-#define NETWORK_MODEL "alpha=1e-6,beta=1e-10,gamma=0,window=1"
+#define NETWORK_MODEL "alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=1"
 
 static const blx_topology *chosen(int ctxt, int combine, size_t bytes)
 {

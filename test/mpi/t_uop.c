@@ -330,7 +330,7 @@ int main(int argc, char **argv)
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
     int network = argc > 1 && strcmp(argv[1], "network") == 0;
     if (network)
-        setenv("BLACS_MODEL", "alpha=1e-6,beta=1e-10,gamma=0,window=1", 1);
+        setenv("BLACS_MODEL", "alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=1", 1);
     mpitest_start();
     mt_grid shapes[5];
     int ngrids = mpitest_grids(mt_size, shapes);

@@ -234,11 +234,11 @@ static void check_combine_trees(int np)
     free(dir);
 }
 
-/* The default's choice on a network (the simulated cluster of `make sim`). */
-static const blx_topology *network_choice(int op, int np, size_t bytes)
+/* The default's choice under a model (BLACS_MODEL's syntax). */
+static const blx_topology *model_choice(const char *model, int op, int np, size_t bytes)
 {
     blx_model m = blx_model_default();
-    CHECK(blx_model_parse("alpha=1e-6,beta=1e-10,gamma=0,window=1", &m) == 0, "network model refused");
+    CHECK(blx_model_parse(model, &m) == 0, "model '%s' refused", model);
     blx_tree_cache trees = {0};
     blx_route r;
     blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees};
@@ -248,6 +248,12 @@ static const blx_topology *network_choice(int op, int np, size_t bytes)
         blx_route_combine(&r, ' ', &in);
     blx_tree_cache_free(&trees);
     return r.topo;
+}
+
+/* The default's choice on a network (the simulated cluster of `make sim`). */
+static const blx_topology *network_choice(int op, int np, size_t bytes)
+{
+    return model_choice("alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=1", op, np, bytes);
 }
 
 /* Where each algorithm wins on a network, by the cost model (README's
@@ -269,12 +275,25 @@ static void check_network_choices(void)
         {1, 1024, 8 << 20, &blx_topo_rabenseifner}, /* the chain is too long */
         {2, 256, 8, &blx_topo_hypercube},
         {2, 256, 1 << 20, &blx_topo_rabenseifner},
+        {1, 1024, 1 << 20, &blx_topo_rabenseifner}, /* the gather's receives overlap */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const blx_topology *t = network_choice(rows[i].op, rows[i].np, rows[i].bytes);
         CHECK(t == rows[i].want, "network, op %d, %d processes, %zu bytes: %s chosen, %s expected",
               rows[i].op, rows[i].np, rows[i].bytes, t->name, rows[i].want->name);
     }
+    /* where receives do not overlap (more processes than processors), the
+     * gather pays p - 1 latencies and a fan-in wins */
+    CHECK(model_choice("alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=0", 1, 1024, 1 << 20) !=
+              &blx_topo_rabenseifner,
+          "overlap=0: reduce-scatter + gather still chosen for a 1 MiB sum to one of 1024");
+    blx_model o = blx_model_default();
+    CHECK(o.overlap == 1 && blx_model_for_node(4, 2).overlap == 0 && blx_model_for_node(2, 2).overlap == 1,
+          "overlap: %d by default, %d on 4 processes over 2 processors, %d on 2", o.overlap,
+          blx_model_for_node(4, 2).overlap, blx_model_for_node(2, 2).overlap);
+    CHECK(blx_model_parse("overlap=2", &o) == -1 && blx_model_parse("overlap=0.5", &o) == -1 &&
+              blx_model_parse("overlap=0", &o) == 0 && o.overlap == 0,
+          "overlap takes 0 or 1");
     /* short messages: a flat tree's 63 sends all in flight (as the reference
      * posts them), not paced in windows; long ones one at a time */
     blx_model net = blx_model_default();
