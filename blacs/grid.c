@@ -2,12 +2,15 @@
  * blacs/grid.c - making and ending grids: gridmap, gridinit, gridexit,
  * exit, barrier.
  *
- * A grid owns three communicators, all built collectively over the system
+ * A grid owns four communicators, all built collectively over the system
  * context it was made from, so BLACS traffic never touches the user's
  * communicator:
  *   comm      every member, rank = row-major grid position (vpid); all data
  *             of all three scopes and of point-to-point moves here, kept
  *             apart by message IDs (msgid/);
+ *   side      a duplicate of comm, with the same message IDs: point-to-point's
+ *             second channel (a receiver's ready note, and a long message
+ *             sent straight from the user's matrix; p2p.c);
  *   row, col  MPI_Comm_split of comm, for the scoped barriers.
  */
 #include <stdint.h>
@@ -174,6 +177,7 @@ static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol
         blx_fatal(-1, routine, "out of memory");
     blx_check_mpi(-1, routine, MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     c->comm = comm;
+    blx_check_mpi(-1, routine, MPI_Comm_dup(comm, &c->side), "MPI_Comm_dup");
     c->nprow = nprow;
     c->npcol = npcol;
     c->myrow = myrow;
@@ -256,6 +260,7 @@ static void ctx_free(blx_ctx *c)
     blx_watch_grid_free(c);
     MPI_Comm_free(&c->scope[BLX_SCOPE_ROW].comm);
     MPI_Comm_free(&c->scope[BLX_SCOPE_COL].comm);
+    MPI_Comm_free(&c->side);
     MPI_Comm_free(&c->comm);
     blx_msgids_free(&c->ids);
     blx_ctx_remove(c->handle);

@@ -46,6 +46,9 @@ typedef struct blx_scope {
 typedef struct blx_ctx {
     int handle;
     MPI_Comm comm; /* the grid: rank = vpid = row * npcol + col */
+    /* a duplicate of comm for point-to-point's second channel (p2p.c): a
+     * receiver's "ready" note, and a long message sent straight from A */
+    MPI_Comm side;
     int nprow, npcol, myrow, mycol, vpid;
     blx_scope scope[BLX_NSCOPE];
     blx_msgids ids;
@@ -197,6 +200,14 @@ BLX_INTERNAL void blx_recv_matrix(const blx_call *call, int ctxt, const char *up
  * row, any column), which returns the sender's coordinates there. */
 BLX_INTERNAL void blx_recv_any(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m,
                                int64_t n, void *A, int64_t lda, blacs_int *rsrc, blacs_int *csrc);
+
+/* Point-to-point messages sent straight from A when the receiver is ready
+ * (p2p.c): long ones (below this, copying costs less than the ready note),
+ * each fitting one MPI message (BLX_MAX_MSG). */
+#define BLX_P2P_DIRECT_MIN ((size_t)64 << 10)
+/* How many sends of this process went straight from A and how many
+ * buffered (p2p.c's header), for the tests. */
+BLX_INTERNAL void blx_p2p_counts(unsigned long *direct, unsigned long *buffered);
 
 /* --- bcast.c: broadcasts along a topology --- */
 BLX_INTERNAL void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,

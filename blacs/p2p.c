@@ -1,14 +1,35 @@
 /*
  * blacs/p2p.c - point-to-point: vGESD2D, vGERV2D, vTRSD2D, vTRRV2D.
  *
- * A send packs the matrix into the ready buffer and starts non-blocking
- * sends from it (buffers/queue.h, buffers/bytes.h): it returns at once,
- * whatever the size, so the exchange of LAWN 73 figure 3 (both send, then
- * both receive) cannot hang.  Long messages travel in pieces, and each piece
- * leaves as soon as it is packed, so copying the matrix overlaps with moving
- * it; the receiver takes the pieces in order, straight into A when A is
- * contiguous, else into work space, unpacking each piece while the next one
- * arrives.  Tags come from the pair's counters (msgid/).
+ * A send is locally blocking: it returns once A may be reused, whatever the
+ * receiver does, so the exchange of LAWN 73 figure 3 (both send, then both
+ * receive) cannot hang.  A message travels one of two ways:
+ *
+ *  - Buffered: the send packs the matrix into the ready buffer and starts
+ *    non-blocking sends from it (buffers/queue.h, buffers/bytes.h), then
+ *    returns.  Long messages travel in pieces, and each piece leaves as soon
+ *    as it is packed, so copying the matrix overlaps with moving it; the
+ *    receiver takes the pieces in order, straight into A when A is
+ *    contiguous, else into work space, unpacking each piece while the next
+ *    one arrives.
+ *  - Straight from A, for long messages (BLX_P2P_DIRECT_MIN and up) to a
+ *    receiver that is already waiting: a receiver of such a message posts
+ *    the pieces' receives and, on the grid's second channel (side), a
+ *    receive of the whole message, and then says it is ready (an empty
+ *    message on side with the message's ID).  A sender whose A is
+ *    contiguous and who finds that note sends A as one message on side and
+ *    waits for it: the receive is posted, so the wait ends, and nothing is
+ *    copied.  The receiver takes whichever comes first, the whole message
+ *    or the first piece, and withdraws the other receives.  A sender that
+ *    finds no note sends buffered, and its buffer stays active until the
+ *    note arrives, so every note is received.
+ *
+ * Tags come from the pair's counters (msgid/), the same on both channels;
+ * a note travels the other way than its message, which is why the side
+ * channel needs subranges of its own per source (p2p_stride > 0).  A
+ * receiver expecting another size than was sent gets the clear error of a
+ * size mismatch on either way: a piece or the whole message of another
+ * length than it expects (bytes.h).
  *
  * A receive from any source (vGERVA2D, vTRRVA2D: LAWN 73 section 7.1.2)
  * knows the ID of every candidate's next message from the counters, waits
@@ -16,11 +37,20 @@
  * sender by name, as vGERV2D would: so it takes only point-to-point messages
  * (broadcasts and combines carry IDs of other ranges), it takes each
  * sender's messages in the order they were sent, and the counters stay in
- * step for the named receives that follow.
+ * step for the named receives that follow.  (Its senders find no note and
+ * send buffered.)
  *
- *   cost: a two-stage pipeline (copy, move) of k pieces: with model.h's
- *   L = 2, D = 1 the piece size is sqrt(n alpha / beta), and the time about
- *   n beta + 2 sqrt(n alpha beta) + alpha instead of 2 n beta + alpha.
+ *   cost: buffered, a two-stage pipeline (copy, move) of k pieces: with
+ *   model.h's L = 2, D = 1 the piece size is sqrt(n alpha / beta), and the
+ *   time about n beta + 2 sqrt(n alpha beta) + alpha + k o (o: what a piece
+ *   costs MPI beyond alpha; on shared memory each piece is a rendezvous).
+ *   Straight from A: alpha (the note) + alpha + n beta, one copy (MPI's).
+ *   A sender waits for the note at most max(2 alpha, n beta / 10) (none with
+ *   more processes than processors, overlap = 0, where waiting keeps the
+ *   receiver off the core): a sender whose receiver is late loses at most
+ *   a tenth of the message's time, and one whose receiver is a moment from
+ *   ready (an echo: the reply's receiver is finishing its send) saves the
+ *   copy and the pieces.
  */
 #include <stdlib.h>
 
@@ -36,6 +66,62 @@ static blx_cut p2p_cut(const blx_ctx *c, size_t n)
     return blx_cut_make(n, plan.piece, 1);
 }
 
+static unsigned long direct_count, buffered_count;
+
+void blx_p2p_counts(unsigned long *direct, unsigned long *buffered)
+{
+    *direct = direct_count;
+    *buffered = buffered_count;
+}
+
+/* Whether a message of n bytes between this process and 'peer' goes with a
+ * ready note: both sides decide alike from their own n and the grid's
+ * model.  The note costs a message (alpha) and pays where the copy it may
+ * save costs more (n beta): from 64 KiB here, from 400 KB with more
+ * processes than processors (alpha = 100 us). */
+static int with_note(const blx_ctx *c, int peer, size_t n)
+{
+    return peer != c->vpid && c->ids.layout.p2p_stride > 0 && n >= BLX_P2P_DIRECT_MIN && n <= BLX_MAX_MSG &&
+           (double)n * c->model.beta >= c->model.alpha;
+}
+
+/* The receiver's ready note, waited for as long as the cost model says
+ * (header); 1: it has come. */
+static int receiver_ready(const blx_ctx *c, const blx_ep *side, blx_req *note, size_t n)
+{
+    double budget = 0.0;
+    if (c->model.overlap) {
+        budget = 0.1 * (double)n * c->model.beta;
+        if (budget < 2 * c->model.alpha)
+            budget = 2 * c->model.alpha;
+    }
+    double t0 = MPI_Wtime();
+    while (!blx_test(side, note))
+        if (MPI_Wtime() - t0 >= budget)
+            return 0;
+    return 1;
+}
+
+static void send_buffered(blx_ctx *c, const blx_call *call, const blx_shape *s, const void *A,
+                          const blx_ep *e, int dest, blx_req *note)
+{
+    int described = c->check != MPI_COMM_NULL; /* level 3: a description goes first */
+    size_t bytes = blx_shape_bytes(s), at = (bytes + 63) / 64 * 64;
+    blx_buf *b = blx_buf_take(described ? at + blx_agree_header_bytes() : bytes, c->handle, call->name);
+    if (described)
+        blx_agree_send(c, call, s, b, at, dest, e->tag);
+    blx_cut cut = p2p_cut(c, bytes);
+    for (int i = 0; i < cut.k; i++) {
+        size_t len, off = blx_cut_piece(&cut, i, &len);
+        blx_pack_part(s, A, b->data + off, off, len);
+        blx_send_piece_buffered(e, b, off, len, dest);
+    }
+    if (note->peer >= 0) /* the note comes when the receive starts; b waits for it */
+        *blx_buf_request(b, c->handle, call->name) = note->mpi;
+    blx_buf_activate(b);
+    buffered_count++;
+}
+
 void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m, int64_t n,
                      const void *A, int64_t lda, int rdest, int cdest)
 {
@@ -47,23 +133,48 @@ void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const cha
     blx_ptr_arg(c, call, "A", A, bytes > 0);
 
     blx_doing *d = blx_doing_matrix(call, ctxt, 's', &s, rdest, cdest);
-    int described = c->check != MPI_COMM_NULL; /* level 3: a description goes first */
-    size_t at = (bytes + 63) / 64 * 64;
-    blx_buf *b = blx_buf_take(described ? at + blx_agree_header_bytes() : bytes, ctxt, call->name);
-    blx_ep e = blx_grid_ep(c, blx_msgid_next_send(&c->ids, c->vpid, dest), call->name);
-    if (described)
-        blx_agree_send(c, call, &s, b, at, dest, e.tag);
+    blx_ep e = blx_grid_ep(c, blx_msgid_next_send(&c->ids, c->vpid, dest), call->name), side = e;
+    side.comm = c->side;
     if (d != NULL)
         d->tag = e.tag;
-    blx_cut cut = p2p_cut(c, bytes);
-    for (int i = 0; i < cut.k; i++) {
-        size_t len, off = blx_cut_piece(&cut, i, &len);
-        blx_pack_part(&s, A, b->data + off, off, len);
-        blx_send_piece_buffered(&e, b, off, len, dest);
+    blx_req note = {.peer = -1};
+    if (with_note(c, dest, bytes))
+        blx_irecv(&side, NULL, 0, dest, &note);
+    int straight = note.peer >= 0 && c->check == MPI_COMM_NULL && blx_shape_contiguous(&s);
+    if (straight && receiver_ready(c, &side, &note, bytes)) {
+        blx_req r;
+        blx_isend(&side, A, bytes, dest, &r);
+        blx_wait(&side, &r);
+        direct_count++;
+    } else {
+        send_buffered(c, call, &s, A, &e, dest, &note);
     }
-    blx_buf_activate(b);
     blx_doing_done(d, bytes, NULL);
     blx_thread_leave();
+}
+
+/* Waits for the first of a noted message's two ways (header): the whole
+ * message on side (returns 1, the first piece's receive withdrawn) or its
+ * first piece (returns 0, r[0] complete, the whole's receive withdrawn). */
+static int first_way(const blx_ep *e, const blx_ep *side, blx_req *r, blx_req *whole)
+{
+    blx_req w[2] = {r[0], *whole};
+    if (blx_waitany(e, 2, w) == 1) {
+        blx_cancel_recv(e, &r[0]);
+        return 1;
+    }
+    r[0] = w[0];
+    blx_cancel_recv(side, &w[1]);
+    return 0;
+}
+
+/* Posts the receives of pieces [from, to) of a message cut as *cut. */
+static void post_pieces(const blx_ep *e, char *buf, const blx_cut *cut, int from, int to, int src, blx_req *r)
+{
+    for (int i = from; i < to; i++) {
+        size_t len, off = blx_cut_piece(cut, i, &len);
+        blx_irecv_piece(e, buf + off, cut, i, src, &r[i]);
+    }
 }
 
 /* The receive itself, once the source (vpid src, at {rsrc, csrc}) is known. */
@@ -71,7 +182,8 @@ static void recv_from(blx_ctx *c, const blx_call *call, const blx_shape *s, void
                       int csrc)
 {
     size_t bytes = blx_shape_bytes(s);
-    blx_ep e = blx_grid_ep(c, blx_msgid_next_recv(&c->ids, src), call->name);
+    blx_ep e = blx_grid_ep(c, blx_msgid_next_recv(&c->ids, src), call->name), side = e;
+    side.comm = c->side;
     blx_doing *d = blx_doing_matrix(call, c->handle, 'r', s, rsrc, csrc);
     if (d != NULL)
         d->tag = e.tag;
@@ -86,13 +198,26 @@ static void recv_from(blx_ctx *c, const blx_call *call, const blx_shape *s, void
     blx_req stack[16], *r = cut.k <= 16 ? stack : malloc((size_t)cut.k * sizeof *r);
     if (r == NULL)
         blx_fatal(c->handle, call->name, "out of memory for %d receives", cut.k);
-    for (int i = 0; i < cut.k; i++) {
-        size_t len, off = blx_cut_piece(&cut, i, &len);
-        blx_irecv_piece(&e, buf + off, &cut, i, src, &r[i]);
+    /* a noted message posts its other pieces' receives once it is known
+     * to come in pieces, so the straight way has only one to withdraw */
+    int noted = with_note(c, src, bytes), whole_came = 0, complete = 0; /* pieces received */
+    post_pieces(&e, buf, &cut, 0, noted ? 1 : cut.k, src, r);
+    if (noted) {
+        blx_req whole, note;
+        blx_irecv(&side, buf, bytes, src, &whole);
+        blx_isend(&side, NULL, 0, src, &note);
+        whole_came = first_way(&e, &side, r, &whole);
+        complete = 1;
+        if (!whole_came)
+            post_pieces(&e, buf, &cut, 1, cut.k, src, r);
+        blx_wait(&side, &note);
     }
-    for (int i = 0; i < cut.k; i++) {
+    if (whole_came && packed)
+        blx_unpack_part(s, buf, A, 0, bytes);
+    for (int i = 0; i < cut.k && !whole_came; i++) {
         size_t len, off = blx_cut_piece(&cut, i, &len);
-        blx_wait(&e, &r[i]);
+        if (i >= complete)
+            blx_wait(&e, &r[i]);
         if (packed)
             blx_unpack_part(s, buf + off, A, off, len);
     }

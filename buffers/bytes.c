@@ -160,6 +160,30 @@ void blx_wait(const blx_ep *e, blx_req *r)
     finish(e, r, rc, &st);
 }
 
+int blx_test(const blx_ep *e, blx_req *r)
+{
+    MPI_Status st;
+    int done = 0;
+    world_handler w = world_returns();
+    int rc = MPI_Test(&r->mpi, &done, &st);
+    world_restore(w);
+    if (rc != MPI_SUCCESS || done)
+        finish(e, r, rc, &st);
+    return rc != MPI_SUCCESS || done;
+}
+
+void blx_cancel_recv(const blx_ep *e, blx_req *r)
+{
+    MPI_Status st;
+    int cancelled = 0;
+    check(e, MPI_Cancel(&r->mpi), "MPI_Cancel");
+    check(e, MPI_Wait(&r->mpi, &st), "MPI_Wait");
+    check(e, MPI_Test_cancelled(&st, &cancelled), "MPI_Test_cancelled");
+    if (!cancelled)
+        blx_fatal(e->ctxt, e->routine, "internal error: a receive to withdraw was matched");
+    r->peer = -1;
+}
+
 void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call)
 {
     MPI_Status st;

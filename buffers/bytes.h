@@ -98,6 +98,11 @@ BLX_INTERNAL void blx_wait(const blx_ep *e, blx_req *r);
 BLX_INTERNAL void blx_waitall(const blx_ep *e, int n, blx_req *r);
 /* Waits for one of r[0..n) that is still active; returns its index. */
 BLX_INTERNAL int blx_waitany(const blx_ep *e, int n, blx_req *r);
+/* Whether r has finished (then checked and complete, as after blx_wait). */
+BLX_INTERNAL int blx_test(const blx_ep *e, blx_req *r);
+/* Withdraws a receive that no message may match any more; a receive that
+ * was matched after all is an internal error. */
+BLX_INTERNAL void blx_cancel_recv(const blx_ep *e, blx_req *r);
 /* Waits for any MPI request (a non-blocking collective, say) as the others
  * (polling at debug level 2 and above); a failure is a clear error. */
 BLX_INTERNAL void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call);

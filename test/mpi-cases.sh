@@ -15,9 +15,12 @@ fi
 if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 1 2 3 4 5 6 7 8; do pass $np t_support; done
     for np in 1 2 3 4 6 8; do pass $np t_p2p; done
+    pass 2 t_direct
+    pass 2 t_direct crowded
 else
     pass 4 t_support
     pass 6 t_p2p
+    pass 2 t_direct
 fi
 
 if [ "${SANITIZED:-0}" = 0 ]; then
@@ -103,7 +106,7 @@ fi
 # prefix nor a hang.
 if [ "${SANITIZED:-0}" = 0 ]; then
     mismatch="the message from process \{[0-9]+,[0-9]+\} is (longer|shorter) than the [0-9]+ bytes this call expects && $who"
-    for path in p2p ring ringsum scatter rsag; do
+    for path in p2p p2pstraight ring ringsum scatter rsag; do
         for way in more less; do fail 4 "$mismatch" t_mismatch $path $way; done
     done
     for way in more less; do fail 8 "$mismatch" t_mismatch twotree $way; done

@@ -6,7 +6,9 @@
  * expects", N the receiver's whole size) and the job's end, never a silent
  * prefix nor a hang.
  *
- * PATH: p2p (point-to-point pieces), ring (pipelined broadcast along TOP
+ * PATH: p2p (point-to-point pieces: the receiver comes 200 ms late, so the
+ * send goes buffered), p2pstraight (the sender comes 200 ms late and sends
+ * straight from A to the waiting receiver, blacs/p2p.c), ring (pipelined broadcast along TOP
  * 'I'), ringsum (pipelined fan-in along 'I'), twotree (the default's
  * two-tree broadcast, 8 processes), scatter (the default's scatter +
  * allgather) and rsag (the default's reduce-scatter + allgather).  The
@@ -18,6 +20,7 @@
  * the case tests what it says.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "../../blacs/internal.h"
 #include "../../topologies/topology.h"
@@ -38,6 +41,12 @@ static const blx_topology *chosen(int ctxt, int combine, size_t bytes)
     return r.topo;
 }
 
+static void pause_200ms(void)
+{
+    struct timespec ts = {0, 200000000};
+    nanosleep(&ts, NULL);
+}
+
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "", *dir = argc > 2 ? argv[2] : "";
@@ -56,6 +65,8 @@ int main(int argc, char **argv)
     if (strcmp(path, "p2p") == 0) {
         size_t piece = blx_model_chain_plan(&blx_ctx_find(ctxt)->model, 2, mine * 8, 1).piece;
         ok = blx_cut_make(mine * 8, piece, 1).k > 1;
+    } else if (strcmp(path, "p2pstraight") == 0) {
+        ok = mine * 8 >= BLX_P2P_DIRECT_MIN && mine * 8 <= BLX_MAX_MSG;
     } else if (strcmp(path, "ring") == 0 || strcmp(path, "ringsum") == 0) {
         sum = path[4] == 's';
         blx_tree *t = blx_tree_build(mt_size, sum ? blx_topo_ring.combine_tree : blx_topo_ring.tree, 'I', 0);
@@ -79,11 +90,18 @@ int main(int argc, char **argv)
     if (!ok)
         return mpitest_finish("t_mismatch");
 
-    if (strcmp(path, "p2p") == 0) {
-        if (mycol == 1)
+    if (strncmp(path, "p2p", 3) == 0) {
+        int straight = path[3] != '\0';
+        if (mycol == 1) {
+            if (straight)
+                pause_200ms();
             Cdgesd2d(ctxt, (int)n, 1, a, (int)n, 0, 2);
-        if (mycol == 2)
+        }
+        if (mycol == 2) {
+            if (!straight)
+                pause_200ms();
             Cdgerv2d(ctxt, (int)mine, 1, a, (int)mine, 0, 1);
+        }
     } else if (sum) {
         Cdgsum2d(ctxt, "All", want ? " " : "I", (int)mine, 1, a, (int)mine, want ? -1 : 0, want ? -1 : 0);
     } else if (mycol == 0) {
