@@ -13,7 +13,8 @@ blx_cut blx_cut_make(size_t n, size_t want, size_t unit)
 {
     unit = unit ? unit : 1;
     size_t most = BLX_MAX_MSG / unit * unit;
-    size_t s = want < unit ? unit : (want > most ? most : want / unit * unit);
+    /* rounded up, so that a wanted size above n (whole) stays above it */
+    size_t s = want <= unit ? unit : (want >= most ? most : (want + unit - 1) / unit * unit);
     if (s > n)
         return (blx_cut){n, n + 1, 1}; /* whole */
     return (blx_cut){n, s, (int)(n / s) + 1};
@@ -132,7 +133,10 @@ static int wait_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *
     double t0 = d->stats || d->level >= 2 ? MPI_Wtime() : 0, next = t0 + 0.1;
     world_handler w = world_returns();
     int rc, done = 0;
-    if (d->level < 2)
+    if (d->level < 2 && n == 1) { /* Waitany of one costs more than Wait in a loop of short messages */
+        *k = *h == MPI_REQUEST_NULL ? MPI_UNDEFINED : 0;
+        rc = MPI_Wait(h, st);
+    } else if (d->level < 2)
         rc = MPI_Waitany(n, h, k, st);
     else
         for (;;) {

@@ -51,7 +51,8 @@ typedef struct blx_cut {
 } blx_cut;
 
 /* The cut of n bytes into pieces of about 'want' bytes, a multiple of unit
- * (want is raised to unit and lowered to BLX_MAX_MSG). */
+ * (want is rounded up to a multiple of unit and lowered to BLX_MAX_MSG):
+ * whole when want > n and n fits one message. */
 BLX_INTERNAL blx_cut blx_cut_make(size_t n, size_t want, size_t unit);
 /* Piece i: its offset; its length in *len. */
 static inline size_t blx_cut_piece(const blx_cut *c, int i, size_t *len)

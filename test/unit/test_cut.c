@@ -25,6 +25,7 @@ static blx_model net, shm;
 static size_t p2p_net(size_t n) { return blx_model_chain_plan(&net, 2, n, 1).piece; }
 static size_t p2p_shm(size_t n) { return blx_model_chain_plan(&shm, 2, n, 1).piece; }
 static size_t chain_net(size_t n) { return blx_model_chain_plan(&net, 255, n, 8).piece; }
+static size_t whole(size_t n) { return n + 1; } /* how a plan asks for one message */
 static size_t big_only(size_t n)
 {
     (void)n;
@@ -79,6 +80,7 @@ int main(void)
     } plans[] = {{p2p_net, "p2p (network)", 1},
                  {p2p_shm, "p2p (this machine)", 1},
                  {chain_net, "chain of 256 (network)", 8},
+                 {whole, "whole, elements of 8", 8},
                  {big_only, "pieces of 1 GiB", 1}};
     int split = 0;
     for (size_t p = 0; p < sizeof plans / sizeof plans[0]; p++) {
@@ -102,6 +104,19 @@ int main(void)
                       plans[p].name, n2, n1);
     }
     CHECK(split > 0, "no planner cut a 1 MiB message: the test tests nothing");
+    /* no piece is empty but the last, whatever the wanted size */
+    for (size_t u = 1; u <= 16; u *= 2)
+        for (size_t want = 0; want <= 3 * u; want++)
+            for (size_t n = 0; n <= 8 * u; n += u) {
+                blx_cut c = blx_cut_make(n, want, u);
+                CHECK(c.s > 0 && (c.k == 1 || c.s % u == 0), "%zu bytes, want %zu, unit %zu: pieces of %zu",
+                      n, want, u, c.s);
+            }
+    /* a message wanted whole is one message, not its elements and an empty piece */
+    for (size_t u = 1; u <= 16; u *= 2)
+        for (size_t n = 0; n <= 64 * u; n += u)
+            CHECK(blx_cut_make(n, n + 1, u).k == 1, "%zu bytes in elements of %zu wanted whole: %d pieces", n,
+                  u, blx_cut_make(n, n + 1, u).k);
     /* 1 GiB pieces: exactly 1 GiB needs an empty last piece, so 2 GiB does not pass as 1 GiB */
     blx_cut c = blx_cut_make((size_t)1 << 30, BLX_MAX_MSG, 1);
     CHECK(c.k == 2, "1 GiB in %d pieces", c.k);
