@@ -30,8 +30,9 @@ static bcast_call prepare(const blx_call *call, int ctxt, const char *scope, con
     b.c = blx_ctx_get(ctxt, call->name);
     b.s = blx_scope_arg(b.c, call, scope);
     b.shape = blx_shape_arg(b.c, call, uplo, diag, m, n, lda);
-    blx_route_in in = {b.s->np,    blx_shape_bytes(&b.shape), 0, 0, b.c->nr_bs, b.c->nb_bs, &b.c->model,
-                       &b.s->trees};
+    blx_route_in in = {
+        b.s->np,     blx_shape_bytes(&b.shape), 0, 0, b.c->nr_bs, b.c->nb_bs, &b.c->model, &b.s->trees,
+        &b.s->routes};
     if (blx_route_bcast(&b.route, top ? *top : '\0', &in) != 0)
         blx_top_error(b.c, call, top);
     b.top = blx_upper(top);
@@ -75,6 +76,7 @@ static void run(const blx_call *call, bcast_call *b, int root, void *A, int is_s
     }
     blx_xfer x = {.ep = blx_scope_ep(b->c, b->s, tag, call->name),
                   .trees = &b->s->trees,
+                  .routes = &b->s->routes,
                   .model = &b->c->model,
                   .root = root,
                   .bytes = blx_shape_bytes(&b->shape)};

@@ -138,7 +138,8 @@ static combine_call prepare(const blx_call *call, int kind, const blx_uop *user,
     k.user = (blx_uop_run){user, esz, column};
     k.unit = k.op.located ? 0 : (user ? column : 1) * esz;
     int splittable = k.unit != 0 && (k.bytes == 0 || k.bytes / k.unit >= (size_t)k.s->np);
-    blx_route_in in = {k.s->np, k.bytes, k.all, splittable, k.c->nr_co, k.c->nb_co, &k.c->model, &k.s->trees};
+    blx_route_in in = {k.s->np,    k.bytes,     k.all,       splittable,  k.c->nr_co,
+                       k.c->nb_co, &k.c->model, &k.s->trees, &k.s->routes};
     if (blx_route_combine(&k.route, top ? *top : '\0', &in) != 0)
         blx_top_error(k.c, call, top);
     k.top = blx_upper(top);
@@ -217,6 +218,7 @@ static void combine(const blx_call *call, int kind, const blx_uop *user, int ctx
         blx_uop_apply(&k.user, 0, work, k.op.n);
     blx_xfer x = {.ep = blx_scope_ep(c, s, tag, call->name),
                   .trees = &s->trees,
+                  .routes = &s->routes,
                   .model = &c->model,
                   .root = k.dest,
                   .buf = work,

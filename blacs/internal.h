@@ -18,6 +18,7 @@
 #include "../buffers/pack.h"
 #include "../msgid/msgid.h"
 #include "../topologies/model.h"
+#include "../topologies/topology.h"
 #include "../topologies/tree.h"
 #include "blacs.h"
 #include "types.h"
@@ -37,10 +38,11 @@ typedef struct blx_call {
 typedef struct blx_scope {
     int id; /* BLX_SCOPE_ROW, _COL or _ALL */
     MPI_Comm comm;
-    int np;               /* members */
-    int me;               /* my index in the scope */
-    int first, stride;    /* grid rank of member k is first + k * stride */
-    blx_tree_cache trees; /* the trees its broadcasts and combines walk */
+    int np;                 /* members */
+    int me;                 /* my index in the scope */
+    int first, stride;      /* grid rank of member k is first + k * stride */
+    blx_tree_cache trees;   /* the trees its broadcasts and combines walk */
+    blx_route_cache routes; /* the default TOP's recent choices */
 } blx_scope;
 
 typedef struct blx_ctx {

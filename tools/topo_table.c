@@ -19,7 +19,7 @@ static void row(const char *label, int np, char top, int nr, int nb)
     blx_route r;
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees};
+    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees, NULL};
     int rc = blx_route_bcast(&r, top, &in);
     blx_tree_cache_free(&trees);
     if (rc != 0)
@@ -105,7 +105,7 @@ static void default_table(void)
             printf("| | %d |", nps[k]);
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
                 blx_route r;
-                blx_route_in in = {nps[k], sizes[z], op == 2, 1, 1, 1, &m, &trees};
+                blx_route_in in = {nps[k], sizes[z], op == 2, 1, 1, 1, &m, &trees, NULL};
                 if (op == 0)
                     blx_route_bcast(&r, ' ', &in);
                 else

@@ -154,8 +154,10 @@ static double bcast_cost(const blx_route *r, const blx_route_in *in)
     return r->topo->bcast_cost(&c);
 }
 
-/* The cheapest broadcast (also how a gathering combine spreads its result). */
-static void best_bcast(blx_route *best, const blx_route_in *in, double *cost)
+/* The cheapest broadcast or combine for in: recalled, or weighed and kept. */
+static void choose(blx_route *best, double *cost, const blx_route_in *in, int combine);
+
+static void weigh_bcast(blx_route *best, const blx_route_in *in, double *cost)
 {
     *cost = 1e300;
     for (size_t i = 0; i < NCAND(bcast_candidates); i++) {
@@ -178,13 +180,13 @@ static double combine_cost(const blx_route *r, const blx_route_in *in)
         return 1e300;
     double t = r->topo->combine_cost(&c), spread = 0;
     if (in->leave_on_all && (r->topo->flags & BLX_TOPO_GATHERS)) {
-        blx_route b;
-        best_bcast(&b, in, &spread);
+        blx_route b; /* the result is then spread by the cheapest broadcast */
+        choose(&b, &spread, in, 0);
     }
     return t + spread;
 }
 
-static void best_combine(blx_route *best, const blx_route_in *in)
+static void weigh_combine(blx_route *best, const blx_route_in *in, double *best_cost)
 {
     const candidate *cand = in->leave_on_all ? allreduce_candidates : reduce_candidates;
     size_t n = in->leave_on_all ? NCAND(allreduce_candidates) : NCAND(reduce_candidates);
@@ -199,6 +201,54 @@ static void best_combine(blx_route *best, const blx_route_in *in)
             *best = r;
         }
     }
+    *best_cost = cost;
+}
+
+/* ---- the default's recent choices (blx_route_cache) ---- */
+
+/* What a slot was chosen for: 1 a broadcast; 2 + 2 leave_on_all + splittable a combine. */
+static int choice_kind(const blx_route_in *in, int combine)
+{
+    return combine ? 2 + 2 * (in->leave_on_all != 0) + (in->splittable != 0) : 1;
+}
+
+static const struct blx_route_slot *recall(const blx_route_in *in, int kind)
+{
+    blx_route_cache *rc = in->routes;
+    for (int i = 0; rc != NULL && i < BLX_ROUTE_CACHE; i++) {
+        struct blx_route_slot *s = &rc->slot[i];
+        if (s->kind == kind && s->bytes == in->bytes && s->np == in->np && s->model == in->model) {
+            s->used = ++rc->clock;
+            return s;
+        }
+    }
+    return NULL;
+}
+
+/* Keeps a choice in place of the least recently recalled one. */
+static void keep(const blx_route_in *in, int kind, const blx_route *r, double cost)
+{
+    blx_route_cache *rc = in->routes;
+    if (rc == NULL)
+        return;
+    struct blx_route_slot *old = &rc->slot[0];
+    for (int i = 1; i < BLX_ROUTE_CACHE; i++)
+        if (rc->slot[i].used < old->used)
+            old = &rc->slot[i];
+    *old = (struct blx_route_slot){kind, in->np, in->bytes, in->model, *r, cost, ++rc->clock};
+}
+
+static void choose(blx_route *best, double *cost, const blx_route_in *in, int combine)
+{
+    int kind = choice_kind(in, combine);
+    const struct blx_route_slot *s = recall(in, kind);
+    if (s != NULL) {
+        *best = s->route;
+        *cost = s->cost;
+        return;
+    }
+    (combine ? weigh_combine : weigh_bcast)(best, in, cost);
+    keep(in, kind, best, *cost);
 }
 
 int blx_route_bcast(blx_route *r, char top, const blx_route_in *in)
@@ -207,7 +257,7 @@ int blx_route_bcast(blx_route *r, char top, const blx_route_in *in)
     if (key != ' ')
         return route(r, key, in->np, in->rings, in->branches, 0, 0);
     double cost;
-    best_bcast(r, in, &cost);
+    choose(r, &cost, in, 0);
     return 0;
 }
 
@@ -216,7 +266,8 @@ int blx_route_combine(blx_route *r, char top, const blx_route_in *in)
     char key = upper(top);
     if (key != ' ')
         return route(r, key, in->np, in->rings, in->branches, 1, in->leave_on_all);
-    best_combine(r, in);
+    double cost;
+    choose(r, &cost, in, 1);
     r->fixed_order = 1;
     return 0;
 }
@@ -234,7 +285,10 @@ static unsigned long runs[NCAND(counted)];
 static void count_run(const blx_topology *t)
 {
     for (size_t i = 0; i < NCAND(counted); i++)
-        runs[i] += counted[i] == t;
+        if (counted[i] == t) {
+            runs[i]++;
+            return;
+        }
 }
 
 unsigned long blx_topology_runs(const blx_topology *t)
@@ -287,10 +341,10 @@ void blx_combine_run(const blx_route *r, blx_xfer *x)
     prepare(r, x, x->unit);
     r->topo->combine(x);
     if (x->leave_on_all && (r->topo->flags & BLX_TOPO_GATHERS)) { /* the result is on member 0: spread it */
-        blx_route_in in = {x->ep.np, x->bytes, 0, 0, 0, 0, x->model, x->trees};
+        blx_route_in in = {x->ep.np, x->bytes, 0, 0, 0, 0, x->model, x->trees, x->routes};
         blx_route b;
         double cost;
-        best_bcast(&b, &in, &cost);
+        choose(&b, &cost, &in, 0);
         blx_xfer spread = *x;
         spread.ep.tag = x->spread_tag;
         run_bcast(&b, &spread, blx_xfer_rel(x) == 0);

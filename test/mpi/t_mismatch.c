@@ -33,7 +33,7 @@ static const blx_topology *chosen(int ctxt, int combine, size_t bytes)
     blx_ctx *c = blx_ctx_find(ctxt);
     blx_scope *s = &c->scope[BLX_SCOPE_ALL];
     blx_route r;
-    blx_route_in in = {s->np, bytes, 1, 1, 1, 1, &c->model, &s->trees};
+    blx_route_in in = {s->np, bytes, 1, 1, 1, 1, &c->model, &s->trees, NULL};
     if (combine)
         blx_route_combine(&r, ' ', &in);
     else

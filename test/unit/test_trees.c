@@ -241,7 +241,7 @@ static const blx_topology *model_choice(const char *model, int op, int np, size_
     CHECK(blx_model_parse(model, &m) == 0, "model '%s' refused", model);
     blx_tree_cache trees = {0};
     blx_route r;
-    blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees};
+    blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees, NULL};
     if (op == 0)
         blx_route_bcast(&r, ' ', &in);
     else
@@ -313,7 +313,7 @@ static int route_b(blx_route *r, char top, int np, size_t bytes, int nr, int nb)
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees};
+    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL};
     int rc = blx_route_bcast(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -323,7 +323,7 @@ static int route_c(blx_route *r, char top, int np, size_t bytes, int all, int sp
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees};
+    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL};
     int rc = blx_route_combine(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
