@@ -376,8 +376,62 @@ static void check_registry(void)
     }
 }
 
+/* A scope's remembered choices are the ones the default weighs afresh: every
+ * operation and size in turn, round after round, more keys than the cache
+ * holds (so that choices are evicted and weighed again), under two models. */
+static void check_route_cache(void)
+{
+    const char *models[] = {"", "alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=1"};
+    const size_t sizes[] = {8, 1024, 8192, 65536, 262144, 1 << 20, 8 << 20};
+    for (int k = 0; k < 2; k++)
+        for (int np = 2; np <= 64; np *= 4) {
+            blx_model m = blx_model_default();
+            CHECK(blx_model_parse(models[k], &m) == 0, "model '%s'", models[k]);
+            blx_tree_cache trees = {0}, fresh_trees = {0};
+            blx_route_cache routes = {0};
+            for (int round = 0; round < 3; round++)
+                for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+                    for (int op = 0; op < 5; op++) {
+                        int all = op >= 3, split = op == 2 || op == 4;
+                        blx_route_in in = {np, sizes[z], all, split, 1, 1, &m, &trees, &routes};
+                        blx_route_in fresh = {np, sizes[z], all, split, 1, 1, &m, &fresh_trees, NULL};
+                        blx_route a, b;
+                        if (op == 0) {
+                            blx_route_bcast(&a, ' ', &in);
+                            blx_route_bcast(&b, ' ', &fresh);
+                        } else {
+                            blx_route_combine(&a, ' ', &in);
+                            blx_route_combine(&b, ' ', &fresh);
+                        }
+                        CHECK(a.topo == b.topo && a.shape == b.shape && a.shape2 == b.shape2 &&
+                                  a.key == b.key && a.param == b.param && a.fixed_order == b.fixed_order,
+                              "np %d, %zu bytes, op %d: the remembered choice %s differs from %s", np,
+                              sizes[z], op, a.topo->name, b.topo->name);
+                    }
+            blx_tree_cache_free(&trees);
+            blx_tree_cache_free(&fresh_trees);
+        }
+    /* the last BLX_ROUTE_CACHE keys asked for are recalled, not weighed
+     * again: their slots are marked, and the mark comes back */
+    blx_model m = blx_model_default();
+    blx_tree_cache trees = {0};
+    blx_route_cache routes = {0};
+    blx_route r;
+    for (int round = 0; round < 2; round++)
+        for (size_t bytes = 8; bytes <= 8 * BLX_ROUTE_CACHE; bytes += 8) {
+            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes};
+            blx_route_bcast(&r, ' ', &in);
+            CHECK(round == 0 || r.param == -7, "%zu bytes weighed again in round 2", bytes);
+            if (round == 0 && bytes == 8 * BLX_ROUTE_CACHE)
+                for (int i = 0; i < BLX_ROUTE_CACHE; i++)
+                    routes.slot[i].route.param = -7;
+        }
+    blx_tree_cache_free(&trees);
+}
+
 int main(void)
 {
+    check_route_cache();
     for (int np = 1; np <= 64; np++) {
         check_bcast_schedules(np);
         check_combine_trees(np);
