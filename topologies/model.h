@@ -59,8 +59,10 @@ BLX_INTERNAL blx_model blx_model_default(void);
  * processors, a message waits until its receiver is scheduled: alpha then
  * stands for that wait (BLX_MODEL_OVERSUBSCRIBED_ALPHA), which messages
  * received at once do not share (overlap = 0), and the default TOP prefers
- * algorithms with few synchronizations. */
+ * algorithms with few synchronizations; folding, which shares the
+ * processors too, costs BLX_MODEL_OVERSUBSCRIBED_GAMMA a byte. */
 #define BLX_MODEL_OVERSUBSCRIBED_ALPHA 1e-4
+#define BLX_MODEL_OVERSUBSCRIBED_GAMMA 2.5e-10
 BLX_INTERNAL blx_model blx_model_for_node(int procs, int cpus);
 /* Reads "alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1" (any subset,
  * any order) over *m; returns 0, or -1 (and *m unchanged) on anything else. */
