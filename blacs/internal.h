@@ -210,6 +210,10 @@ BLX_INTERNAL void blx_recv_any(const blx_call *call, int ctxt, const char *uplo,
 /* How many sends of this process went straight from A and how many
  * buffered (p2p.c's header), for the tests. */
 BLX_INTERNAL void blx_p2p_counts(unsigned long *direct, unsigned long *buffered);
+/* How a buffered message of n bytes between two members of grid c is cut:
+ * the same on both sides (the grid's model), non-decreasing in n
+ * (blx_cut_make). */
+BLX_INTERNAL blx_cut blx_p2p_cut(const blx_ctx *c, size_t n);
 
 /* --- bcast.c: broadcasts along a topology --- */
 BLX_INTERNAL void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,

@@ -40,10 +40,11 @@
  * step for the named receives that follow.  (Its senders find no note and
  * send buffered.)
  *
- *   cost: buffered, a two-stage pipeline (copy, move) of k pieces: with
- *   model.h's L = 2, D = 1 the piece size is sqrt(n alpha / beta), and the
- *   time about n beta + 2 sqrt(n alpha beta) + alpha + k o (o: what a piece
- *   costs MPI beyond alpha; on shared memory each piece is a rendezvous).
+ *   cost: buffered, a two-stage pipeline (copy, move) of k pieces, each
+ *   costing alpha + o (o: what a piece costs beyond alpha, PIECE_ALPHAS
+ *   alphas: each piece is a rendezvous): with model.h's L = 2, D = 1 the
+ *   piece size is sqrt(n (alpha + o) / beta), and the time about n beta +
+ *   2 sqrt(n (alpha + o) beta) + alpha.
  *   Straight from A: alpha (the note) + alpha + n beta, one copy (MPI's).
  *   A sender waits for the note at most 4 alpha (NOTE_WAIT_ALPHAS; not at
  *   all with more processes than processors, overlap = 0, where waiting
@@ -59,11 +60,22 @@
 #include "threads.h"
 #include "watch.h"
 
-/* How a message of n bytes between two members of grid c is cut: the same
- * on both sides (the grid's model), non-decreasing in n (blx_cut_make). */
-static blx_cut p2p_cut(const blx_ctx *c, size_t n)
+/* What a piece of a buffered message costs beyond the model's alpha and
+ * overhead, in alphas.  Above MPI's eager limit each piece is a rendezvous,
+ * which waits for the receiver to reach its receive: where both processes
+ * send first (LAWN 73 figure 3, CoMet's exchange) every piece waits for the
+ * other's packing.  Measured on 2 processes here: an exchange of 1 MiB in
+ * 16 pieces of 64 KiB (1 alpha a piece) took 1.3-1.7 x the time of one
+ * message (4-8 us a piece); with 20 alphas a piece, 4 pieces, it took
+ * 0.96-1.15 x the time of the release before the ready note (one message),
+ * and T_c, which the ready note sends straight, did not change. */
+#define PIECE_ALPHAS 20
+
+blx_cut blx_p2p_cut(const blx_ctx *c, size_t n)
 {
-    blx_plan plan = blx_model_chain_plan(&c->model, 2, n, 1);
+    blx_model m = c->model;
+    m.overhead += PIECE_ALPHAS * m.alpha;
+    blx_plan plan = blx_model_chain_plan(&m, 2, n, 1);
     return blx_cut_make(n, plan.piece, 1);
 }
 
@@ -111,7 +123,7 @@ static void send_buffered(blx_ctx *c, const blx_call *call, const blx_shape *s, 
     blx_buf *b = blx_buf_take(described ? at + blx_agree_header_bytes() : bytes, c->handle, call->name);
     if (described)
         blx_agree_send(c, call, s, b, at, dest, e->tag);
-    blx_cut cut = p2p_cut(c, bytes);
+    blx_cut cut = blx_p2p_cut(c, bytes);
     for (int i = 0; i < cut.k; i++) {
         size_t len, off = blx_cut_piece(&cut, i, &len);
         blx_pack_part(s, A, b->data + off, off, len);
@@ -195,7 +207,7 @@ static void recv_from(blx_ctx *c, const blx_call *call, const blx_shape *s, void
 
     int packed = !blx_shape_contiguous(s);
     char *buf = packed ? blx_scratch(BLX_SCRATCH_DATA, bytes, c->handle, call->name) : A;
-    blx_cut cut = p2p_cut(c, bytes);
+    blx_cut cut = blx_p2p_cut(c, bytes);
     blx_req stack[16], *r = cut.k <= 16 ? stack : malloc((size_t)cut.k * sizeof *r);
     if (r == NULL)
         blx_fatal(c->handle, call->name, "out of memory for %d receives", cut.k);

@@ -63,8 +63,7 @@ int main(int argc, char **argv)
     int sum = 0, ok;
     const blx_topology *want = NULL;
     if (strcmp(path, "p2p") == 0) {
-        size_t piece = blx_model_chain_plan(&blx_ctx_find(ctxt)->model, 2, mine * 8, 1).piece;
-        ok = blx_cut_make(mine * 8, piece, 1).k > 1;
+        ok = blx_p2p_cut(blx_ctx_find(ctxt), mine * 8).k > 1;
     } else if (strcmp(path, "p2pstraight") == 0) {
         ok = mine * 8 >= BLX_P2P_DIRECT_MIN && mine * 8 <= BLX_MAX_MSG;
     } else if (strcmp(path, "ring") == 0 || strcmp(path, "ringsum") == 0) {
