@@ -311,10 +311,14 @@ void blx_barrier(int ctxt, const char *scope)
     blx_doing *d = blx_watching() ? blx_doing_begin(call.name, ctxt, 'w') : NULL;
     if (d != NULL)
         d->scope = blx_upper(scope);
-    MPI_Request r;
-    blx_check_mpi(c->handle, call.name, MPI_Ibarrier(s->comm, &r), "MPI_Ibarrier");
-    blx_ep e = blx_scope_ep(c, s, 0, call.name);
-    blx_wait_mpi(&e, &r, "MPI_Ibarrier");
+    if (d != NULL) { /* watched (level 2, statistics): a wait that polls and counts */
+        MPI_Request r;
+        blx_check_mpi(c->handle, call.name, MPI_Ibarrier(s->comm, &r), "MPI_Ibarrier");
+        blx_ep e = blx_scope_ep(c, s, 0, call.name);
+        blx_wait_mpi(&e, &r, "MPI_Ibarrier");
+    } else { /* MPI_Ibarrier and a wait took 2.5 x MPI_Barrier's 0.2 us on 2 processes */
+        blx_check_mpi(c->handle, call.name, MPI_Barrier(s->comm), "MPI_Barrier");
+    }
     blx_doing_done(d, 0, NULL);
     blx_thread_leave();
 }
