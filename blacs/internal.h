@@ -58,6 +58,9 @@ typedef struct blx_ctx {
     int nr_bs, nb_bs, nr_co, nb_co, topsrepeat, topscohrnt;
     /* the cost model its topologies plan with: the same on every member */
     blx_model model;
+    /* the last point-to-point cut (p2p.c: blx_p2p_cut): a loop of messages
+     * of one size plans once; 0 pieces: none yet */
+    blx_cut p2p_cut;
     /* debug levels (watch.h): hang reports (2), p2p descriptions (3), and
      * agreement checks per scope (3); MPI_COMM_NULL when off */
     MPI_Comm watch, check, agree[BLX_NSCOPE];
@@ -212,8 +215,8 @@ BLX_INTERNAL void blx_recv_any(const blx_call *call, int ctxt, const char *uplo,
 BLX_INTERNAL void blx_p2p_counts(unsigned long *direct, unsigned long *buffered);
 /* How a buffered message of n bytes between two members of grid c is cut:
  * the same on both sides (the grid's model), non-decreasing in n
- * (blx_cut_make). */
-BLX_INTERNAL blx_cut blx_p2p_cut(const blx_ctx *c, size_t n);
+ * (blx_cut_make).  The answer is kept for the next message of n bytes. */
+BLX_INTERNAL blx_cut blx_p2p_cut(blx_ctx *c, size_t n);
 
 /* --- bcast.c: broadcasts along a topology --- */
 BLX_INTERNAL void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,

@@ -71,12 +71,15 @@
  * and T_c, which the ready note sends straight, did not change. */
 #define PIECE_ALPHAS 20
 
-blx_cut blx_p2p_cut(const blx_ctx *c, size_t n)
+blx_cut blx_p2p_cut(blx_ctx *c, size_t n)
 {
+    if (c->p2p_cut.k > 0 && c->p2p_cut.n == n) /* planning takes longer than a short message's send */
+        return c->p2p_cut;
     blx_model m = c->model;
     m.overhead += PIECE_ALPHAS * m.alpha;
     blx_plan plan = blx_model_chain_plan(&m, 2, n, 1);
-    return blx_cut_make(n, plan.piece, 1);
+    c->p2p_cut = blx_cut_make(n, plan.piece, 1);
+    return c->p2p_cut;
 }
 
 static unsigned long direct_count, buffered_count;
