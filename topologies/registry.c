@@ -212,17 +212,25 @@ static int choice_kind(const blx_route_in *in, int combine)
     return combine ? 2 + 2 * (in->leave_on_all != 0) + (in->splittable != 0) : 1;
 }
 
+static int slot_is(const struct blx_route_slot *s, const blx_route_in *in, int kind)
+{
+    return s->kind == kind && s->bytes == in->bytes && s->np == in->np && s->model == in->model;
+}
+
 static const struct blx_route_slot *recall(const blx_route_in *in, int kind)
 {
     blx_route_cache *rc = in->routes;
-    for (int i = 0; rc != NULL && i < BLX_ROUTE_CACHE; i++) {
-        struct blx_route_slot *s = &rc->slot[i];
-        if (s->kind == kind && s->bytes == in->bytes && s->np == in->np && s->model == in->model) {
-            s->used = ++rc->clock;
-            return s;
-        }
-    }
-    return NULL;
+    if (rc == NULL)
+        return NULL;
+    int i = rc->last; /* a loop of one operation asks for the same slot again */
+    if (!slot_is(&rc->slot[i], in, kind))
+        for (i = 0; i < BLX_ROUTE_CACHE && !slot_is(&rc->slot[i], in, kind); i++)
+            ;
+    if (i == BLX_ROUTE_CACHE)
+        return NULL;
+    rc->slot[i].used = ++rc->clock;
+    rc->last = i;
+    return &rc->slot[i];
 }
 
 /* Keeps a choice in place of the least recently recalled one. */
@@ -231,11 +239,12 @@ static void keep(const blx_route_in *in, int kind, const blx_route *r, double co
     blx_route_cache *rc = in->routes;
     if (rc == NULL)
         return;
-    struct blx_route_slot *old = &rc->slot[0];
+    int old = 0;
     for (int i = 1; i < BLX_ROUTE_CACHE; i++)
-        if (rc->slot[i].used < old->used)
-            old = &rc->slot[i];
-    *old = (struct blx_route_slot){kind, in->np, in->bytes, in->model, *r, cost, ++rc->clock};
+        if (rc->slot[i].used < rc->slot[old].used)
+            old = i;
+    rc->slot[old] = (struct blx_route_slot){kind, in->np, in->bytes, in->model, *r, cost, ++rc->clock};
+    rc->last = old;
 }
 
 static void choose(blx_route *best, double *cost, const blx_route_in *in, int combine)

@@ -146,6 +146,7 @@ typedef struct blx_route_cache {
         unsigned long used; /* when it was last recalled */
     } slot[BLX_ROUTE_CACHE];
     unsigned long clock;
+    int last; /* the slot recalled or kept last: looked at first */
 } blx_route_cache;
 
 /* What a route depends on besides the letter: values every member of the

@@ -248,10 +248,29 @@ static void fanin_start(fanin *f, const blx_xfer *x, void *stack, size_t stack_b
         f->left[i] = f->at.nkids;
 }
 
+/* A leaf of the fan-in: it only sends its pieces to its parent (its buffer
+ * may be the user's read-only matrix), with no receive slots to set up. */
+static void leaf_combine(const blx_xfer *x, int parent)
+{
+    blx_cut cut = combine_cut(x);
+    sendq q;
+    sendq_init(&q, &x->ep, x->plan.window, cut.k);
+    for (int i = 0; i < cut.k; i++) {
+        size_t len, off = blx_cut_piece(&cut, i, &len);
+        sendq_push(&q, x->buf + off, len, parent);
+    }
+    sendq_drain(&q);
+}
+
 void blx_tree_combine(const blx_xfer *xin)
 {
+    int rel = blx_xfer_rel(xin);
+    if (rel != 0 && blx_tree_nkids(xin->tree, rel) == 0) {
+        leaf_combine(xin, blx_xfer_member(xin, xin->tree->parent[rel]));
+        return;
+    }
     blx_xfer own = *xin, *x = &own;
-    if (x->readonly && blx_tree_nkids(x->tree, blx_xfer_rel(x)) > 0) /* a leaf only sends: no copy */
+    if (x->readonly)
         blx_xfer_own(x);
     fanin f;
     _Alignas(64) char stack[1024];
