@@ -78,7 +78,7 @@ blx_cut blx_p2p_cut(blx_ctx *c, size_t n)
     blx_model m = c->model;
     m.overhead += PIECE_ALPHAS * m.alpha;
     blx_plan plan = blx_model_chain_plan(&m, 2, n, 1);
-    c->p2p_cut = blx_cut_make(n, plan.piece, 1);
+    c->p2p_cut = blx_cut_make(n, plan.piece, 1, plan.lead);
     return c->p2p_cut;
 }
 

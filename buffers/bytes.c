@@ -9,15 +9,17 @@
 #include "../base/debug.h"
 #include "../base/report.h"
 
-blx_cut blx_cut_make(size_t n, size_t want, size_t unit)
+blx_cut blx_cut_make(size_t n, size_t want, size_t unit, size_t lead)
 {
     unit = unit ? unit : 1;
     size_t most = BLX_MAX_MSG / unit * unit;
     /* rounded up, so that a wanted size above n (whole) stays above it */
     size_t s = want <= unit ? unit : (want >= most ? most : (want + unit - 1) / unit * unit);
     if (s > n)
-        return (blx_cut){n, n + 1, 1}; /* whole */
-    return (blx_cut){n, s, (int)(n / s) + 1};
+        return (blx_cut){n, n + 1, 1, 0}; /* whole */
+    lead = lead / unit * unit;
+    lead = lead < s ? lead : 0;
+    return (blx_cut){n, s, (int)((n + lead) / s) + 1, lead};
 }
 
 static void check(const blx_ep *e, int rc, const char *call) { blx_check_mpi(e->ctxt, e->routine, rc, call); }
@@ -279,7 +281,7 @@ int blx_waitany(const blx_ep *e, int n, blx_req *r)
 void blx_sendrecv(const blx_ep *e, const void *out, size_t outbytes, int to, void *in, size_t inbytes,
                   int from)
 {
-    blx_cut cs = blx_cut_make(outbytes, BLX_MAX_MSG, 1), cr = blx_cut_make(inbytes, BLX_MAX_MSG, 1);
+    blx_cut cs = blx_cut_make(outbytes, BLX_MAX_MSG, 1, 0), cr = blx_cut_make(inbytes, BLX_MAX_MSG, 1, 0);
     int ns = to < 0 ? 0 : cs.k, nr = from < 0 ? 0 : cr.k;
     for (int i = 0; i < ns || i < nr; i++) {
         blx_req r[2] = {{.peer = -1}, {.peer = -1}};

@@ -36,29 +36,37 @@ typedef struct blx_ep {
 /* The largest single MPI message: longer data travel as several. */
 #define BLX_MAX_MSG ((size_t)1 << 30)
 
-/* How a message of n bytes travels as pieces.  Every piece but the last has
- * s bytes; the last has n mod s, so it is always shorter than the others
- * (and empty when s divides n).  A message goes whole (one piece, s > n) when
- * the wanted piece size is at least n.  Sender and receiver cut by the same
- * rule from their own n, and callers keep the wanted size a non-decreasing
- * function of n: then a receiver expecting another size than was sent meets
- * a piece of another length than it expects at the latest at its own last
+/* How a message of n bytes travels as pieces.  Every piece but the first
+ * and the last has s bytes; the first may be 'lead' bytes shorter (a stream
+ * that starts staggered, topologies/model.h); the last has what remains,
+ * (n + lead) mod s, so it is always shorter than the others (and empty when
+ * s divides n + lead).  In other words: the cut of n + lead bytes into
+ * pieces of s with the first lead bytes left out.  A message goes whole (one
+ * piece, s > n) when the wanted piece size is at least n.  Sender and
+ * receiver cut by the same rule from their own n, and callers keep the
+ * wanted size a non-decreasing function of n and the lead a function of the
+ * piece size: then a receiver expecting another size than was sent meets a
+ * piece of another length than it expects at the latest at its own last
  * piece (a clear error from the receive check), never a silent prefix of the
- * message nor a wait for a piece that never comes. */
+ * message nor a wait for a piece that never comes (test/unit/test_cut.c). */
 typedef struct blx_cut {
     size_t n, s;
-    int k; /* pieces */
+    int k;       /* pieces */
+    size_t lead; /* the first piece is s - lead bytes (k > 1) */
 } blx_cut;
 
 /* The cut of n bytes into pieces of about 'want' bytes, a multiple of unit
  * (want is rounded up to a multiple of unit and lowered to BLX_MAX_MSG):
- * whole when want > n and n fits one message. */
-BLX_INTERNAL blx_cut blx_cut_make(size_t n, size_t want, size_t unit);
+ * whole when want > n and n fits one message; the first piece shorter by
+ * 'lead' rounded down to a multiple of unit (no lead if that is not shorter
+ * than a piece). */
+BLX_INTERNAL blx_cut blx_cut_make(size_t n, size_t want, size_t unit, size_t lead);
 /* Piece i: its offset; its length in *len. */
 static inline size_t blx_cut_piece(const blx_cut *c, int i, size_t *len)
 {
-    size_t off = (size_t)i * c->s;
-    *len = i < c->k - 1 ? c->s : c->n - off;
+    size_t off = i == 0 ? 0 : (size_t)i * c->s - c->lead;
+    size_t end = i == c->k - 1 ? c->n : (size_t)(i + 1) * c->s - c->lead;
+    *len = end - off;
     return off;
 }
 

@@ -312,7 +312,7 @@ unsigned long blx_topology_runs(const blx_topology *t)
 static void prepare(const blx_route *r, blx_xfer *x, size_t unit)
 {
     x->tree = x->tree2 = NULL;
-    x->plan = (blx_plan){x->bytes + 1, x->model->window}; /* whole */
+    x->plan = (blx_plan){x->bytes + 1, x->model->window, 0}; /* whole */
     blx_tree_shape shapes[2] = {r->shape, r->shape2};
     const blx_tree **trees[2] = {&x->tree, &x->tree2};
     for (int i = 0; i < 2; i++) {

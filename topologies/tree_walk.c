@@ -105,7 +105,7 @@ static place where(const blx_xfer *x, const blx_tree *t)
 void blx_tree_bcast(const blx_xfer *x)
 {
     const blx_ep *e = &x->ep;
-    blx_cut cut = blx_cut_make(x->bytes, x->plan.piece, 1);
+    blx_cut cut = blx_cut_make(x->bytes, x->plan.piece, 1, x->plan.lead);
     int ntrees = x->tree2 != NULL ? 2 : 1, total = 0;
     place at[2] = {where(x, x->tree), where(x, x->tree2 != NULL ? x->tree2 : x->tree)};
     blx_req stack[STACK_REQS], *rr = reqs(x, stack, cut.k);
@@ -205,15 +205,16 @@ static blx_cut combine_cut(const blx_xfer *x)
                   "a combine with locations of %zu bytes is larger than this library's 1 GiB limit for them",
                   x->bytes);
     if (x->unit == 0)
-        return blx_cut_make(x->bytes, x->bytes + 1, 0);
+        return blx_cut_make(x->bytes, x->bytes + 1, 0, 0);
     /* pieces small enough that every child's next piece fits the slots at
      * once (the model may send the message whole: a node with d children
      * posting fewer than d receives would take the children one by one) */
     if (x->bytes <= FANIN_BUDGET / 2 / (size_t)x->tree->np) /* fits whatever the degree */
-        return blx_cut_make(x->bytes, x->plan.piece, x->unit);
+        return blx_cut_make(x->bytes, x->plan.piece, x->unit, x->plan.lead);
     size_t cap = FANIN_BUDGET / (2 * (size_t)max_kids(x->tree)) / x->unit * x->unit;
-    size_t piece = x->plan.piece < cap ? x->plan.piece : (cap > x->unit ? cap : x->unit);
-    return blx_cut_make(x->bytes, piece, x->unit);
+    if (x->plan.piece <= cap)
+        return blx_cut_make(x->bytes, x->plan.piece, x->unit, x->plan.lead);
+    return blx_cut_make(x->bytes, cap > x->unit ? cap : x->unit, x->unit, 0);
 }
 
 static void fanin_start(fanin *f, const blx_xfer *x, void *stack, size_t stack_bytes)

@@ -3,7 +3,8 @@
  * the pieces cover the message, the last is always shorter than the others,
  * and a receiver that expects another size than the sender sends always
  * meets a piece of another length, under the piece sizes the library
- * really plans (model.h: point-to-point, pipelined trees, combines).
+ * really plans (model.h: point-to-point, pipelined trees, combines, and
+ * staggered chains, whose first piece is shorter).
  *
  * The receiver posts its own pieces in order; MPI matches them with the
  * sender's in order.  Undetected would be: every piece the receiver posts
@@ -18,21 +19,34 @@
 #include "../../topologies/model.h"
 #include "check.h"
 
-/* A planner: the piece size wanted for n bytes, non-decreasing in n. */
-typedef size_t (*planner)(size_t n);
+/* A planner: the piece size wanted for n bytes, non-decreasing in n, and
+ * the first piece's lead. */
+typedef blx_plan (*planner)(size_t n);
 
 static blx_model net, shm;
-static size_t p2p_net(size_t n) { return blx_model_chain_plan(&net, 2, n, 1).piece; }
-static size_t p2p_shm(size_t n) { return blx_model_chain_plan(&shm, 2, n, 1).piece; }
-static size_t chain_net(size_t n) { return blx_model_chain_plan(&net, 255, n, 8).piece; }
-static size_t whole(size_t n) { return n + 1; } /* how a plan asks for one message */
-static size_t big_only(size_t n)
+static blx_tree *chain16;
+static blx_plan p2p_net(size_t n) { return blx_model_chain_plan(&net, 2, n, 1); }
+static blx_plan p2p_shm(size_t n) { return blx_model_chain_plan(&shm, 2, n, 1); }
+static blx_plan chain_net(size_t n) { return blx_model_chain_plan(&net, 255, n, 8); }
+static blx_plan staggered_net(size_t n) { return blx_model_tree_plan(&net, chain16, n, 8); }
+static blx_plan whole(size_t n) { return (blx_plan){n + 1, 1, 0}; } /* how a plan asks for one message */
+static blx_plan big_only(size_t n)
 {
     (void)n;
-    return BLX_MAX_MSG;
+    return (blx_plan){BLX_MAX_MSG, 1, 0};
 }
 
-static blx_cut cut_of(planner f, size_t n, size_t unit) { return blx_cut_make(n, f(n), unit); }
+static void chain_shape(blx_tree *t, char key, int param)
+{
+    (void)key, (void)param;
+    blx_tree_chain(t, 0, 1, t->np - 1, 1, 1);
+}
+
+static blx_cut cut_of(planner f, size_t n, size_t unit)
+{
+    blx_plan p = f(n);
+    return blx_cut_make(n, p.piece, unit, p.lead);
+}
 
 /* Does a receiver of n2 notice a sender of n1? */
 static int noticed(planner f, size_t n1, size_t n2, size_t unit)
@@ -57,8 +71,9 @@ static void check_cover(planner f, size_t n, size_t unit, const char *name)
     for (int i = 0; i < c.k; i++) {
         size_t off = blx_cut_piece(&c, i, &len);
         CHECK(off == sum, "%s: n=%zu piece %d at %zu, expected %zu", name, n, i, off, sum);
-        CHECK(len <= BLX_MAX_MSG && (c.k == 1 || i == c.k - 1 || len == c.s), "%s: n=%zu piece %d of %zu",
-              name, n, i, len);
+        CHECK(len <= BLX_MAX_MSG && (c.k == 1 || i == c.k - 1 || len == c.s - (i == 0 ? c.lead : 0)),
+              "%s: n=%zu piece %d of %zu", name, n, i, len);
+        CHECK(len > 0 || i == c.k - 1, "%s: n=%zu piece %d is empty", name, n, i);
         CHECK(len % unit == 0, "%s: n=%zu piece %d of %zu bytes cuts an element of %zu", name, n, i, len,
               unit);
         sum += len;
@@ -73,6 +88,14 @@ int main(void)
 {
     net = shm = blx_model_default();
     CHECK(blx_model_parse("alpha=1e-6,beta=1e-10,gamma=0,window=1", &net) == 0, "network model");
+    chain16 = blx_tree_build(16, chain_shape, 'I', 0);
+    CHECK(chain16 != NULL, "a chain of 16");
+    if (chain16 == NULL)
+        return 1;
+    /* the staggered planner does stagger: a first piece shorter than the others */
+    blx_cut led = cut_of(staggered_net, (size_t)1 << 20, 8);
+    CHECK(led.k > 2 && led.lead > 0 && led.lead < led.s,
+          "1 MiB along a chain of 16 on a network: %d pieces of %zu, lead %zu", led.k, led.s, led.lead);
     const struct {
         planner f;
         const char *name;
@@ -80,6 +103,7 @@ int main(void)
     } plans[] = {{p2p_net, "p2p (network)", 1},
                  {p2p_shm, "p2p (this machine)", 1},
                  {chain_net, "chain of 256 (network)", 8},
+                 {staggered_net, "staggered chain of 16 (network)", 8},
                  {whole, "whole, elements of 8", 8},
                  {big_only, "pieces of 1 GiB", 1}};
     int split = 0;
@@ -108,20 +132,21 @@ int main(void)
     for (size_t u = 1; u <= 16; u *= 2)
         for (size_t want = 0; want <= 3 * u; want++)
             for (size_t n = 0; n <= 8 * u; n += u) {
-                blx_cut c = blx_cut_make(n, want, u);
+                blx_cut c = blx_cut_make(n, want, u, want / 2);
                 CHECK(c.s > 0 && (c.k == 1 || c.s % u == 0), "%zu bytes, want %zu, unit %zu: pieces of %zu",
                       n, want, u, c.s);
             }
     /* a message wanted whole is one message, not its elements and an empty piece */
     for (size_t u = 1; u <= 16; u *= 2)
         for (size_t n = 0; n <= 64 * u; n += u)
-            CHECK(blx_cut_make(n, n + 1, u).k == 1, "%zu bytes in elements of %zu wanted whole: %d pieces", n,
-                  u, blx_cut_make(n, n + 1, u).k);
+            CHECK(blx_cut_make(n, n + 1, u, n).k == 1, "%zu bytes in elements of %zu wanted whole: %d pieces",
+                  n, u, blx_cut_make(n, n + 1, u, n).k);
     /* 1 GiB pieces: exactly 1 GiB needs an empty last piece, so 2 GiB does not pass as 1 GiB */
-    blx_cut c = blx_cut_make((size_t)1 << 30, BLX_MAX_MSG, 1);
+    blx_cut c = blx_cut_make((size_t)1 << 30, BLX_MAX_MSG, 1, 0);
     CHECK(c.k == 2, "1 GiB in %d pieces", c.k);
     CHECK(noticed(big_only, (size_t)2 << 30, (size_t)1 << 30, 1),
           "a receiver of 1 GiB misses a sender of 2 GiB");
+    blx_tree_free(chain16);
     printf("test_cut: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
     return check_failures() != 0;
 }
