@@ -303,6 +303,17 @@ void blx_send(const blx_ep *e, const void *buf, size_t bytes, int to)
     blx_sendrecv(e, buf, bytes, to, NULL, 0, -1);
 }
 
+void blx_ssend(const blx_ep *e, const void *buf, size_t bytes, int to)
+{
+    blx_cut c = blx_cut_make(bytes, BLX_MAX_MSG, 1, 0);
+    for (int i = 0; i < c.k; i++) {
+        blx_req r = {.peer = -1};
+        size_t len, off = blx_cut_piece(&c, i, &len);
+        blx_issend(e, (const char *)buf + off, len, to, &r);
+        blx_wait(e, &r);
+    }
+}
+
 void blx_recv(const blx_ep *e, void *buf, size_t bytes, int from)
 {
     blx_sendrecv(e, NULL, 0, -1, buf, bytes, from);

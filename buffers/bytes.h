@@ -80,6 +80,10 @@ static inline int blx_ep_member(const blx_ep *e, int root, int rel) { return (re
  * its receive first, so the two sides of an exchange never wait for each
  * other; a negative member skips a side. */
 BLX_INTERNAL void blx_send(const blx_ep *e, const void *buf, size_t bytes, int to);
+/* As blx_send, but returns only once the receiver has the data (MPI
+ * synchronous mode), where MPI may buffer a short message and return at
+ * once: sends made one after the other then never share the link. */
+BLX_INTERNAL void blx_ssend(const blx_ep *e, const void *buf, size_t bytes, int to);
 BLX_INTERNAL void blx_recv(const blx_ep *e, void *buf, size_t bytes, int from);
 BLX_INTERNAL void blx_sendrecv(const blx_ep *e, const void *out, size_t outbytes, int to, void *in,
                                size_t inbytes, int from);

@@ -40,13 +40,19 @@ static void pieces(const blx_xfer *x, int a, int b, size_t *off, size_t *len)
 }
 
 /* Binomial scatter: a member receives its subtree's pieces from its parent
- * (rel minus its lowest set bit), then hands the upper halves on; in the
- * end member rel holds piece rel (and the pieces of its subtree's missing
- * members when np is not a power of two). */
+ * (rel minus its lowest set bit), then hands the upper halves on, the
+ * largest first; in the end member rel holds piece rel (and the pieces of
+ * its subtree's missing members when np is not a power of two).  The halves
+ * go one after the other: on a network link (the model's window 1) each
+ * send is synchronous, since MPI would buffer the shorter ones and put them
+ * on the link beside the largest, which then reaches the member that
+ * forwards most later than the cost below assumes (simulated, 64 KiB on 16
+ * processes: 25.6 us with buffered sends, 20.3 with synchronous ones, as
+ * modelled). */
 static void scatter(const blx_xfer *x)
 {
     const blx_ep *e = &x->ep;
-    int np = e->np, rel = blx_xfer_rel(x);
+    int np = e->np, rel = blx_xfer_rel(x), network = x->model->window == 1;
     size_t off, len;
 
     int mask = 1;
@@ -63,7 +69,7 @@ static void scatter(const blx_xfer *x)
         if (rel + mask < np) {
             int end = rel + 2 * mask < np ? rel + 2 * mask : np;
             pieces(x, rel + mask, end, &off, &len);
-            blx_send(e, x->buf + off, len, blx_xfer_member(x, rel + mask));
+            (network ? blx_ssend : blx_send)(e, x->buf + off, len, blx_xfer_member(x, rel + mask));
         }
     }
 }

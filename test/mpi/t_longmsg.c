@@ -86,6 +86,32 @@ static const blx_topology *choice(enum op op, int np, size_t bytes, int splittab
 static int network;
 #define NETWORK_MODEL "alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=1"
 
+/* The library's synchronous sends, counted through MPI's profiling
+ * interface.  A scatter's sends go one after the other: synchronous on a
+ * network's model, where MPI would otherwise buffer the shorter ones and
+ * send them beside the largest (topologies/scatter_allgather.c), buffered
+ * on this machine's. */
+static unsigned long issends;
+int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request *req)
+{
+    issends++;
+    return PMPI_Issend(buf, count, type, dest, tag, comm, req);
+}
+
+/* The source's sends of a scatter + allgather: one per halving of the scope. */
+static void check_scatter_sends(const char *what, const blx_topology *t, int np, unsigned long before)
+{
+    if (t != &blx_topo_scatter_allgather && t != &blx_topo_scatter_doubling)
+        return;
+    unsigned long want = 0;
+    if (network)
+        for (int half = 1; half < np; half *= 2)
+            want++;
+    CHECK(issends - before == want, "%s: the source made %lu synchronous sends, not %lu", what,
+          issends - before, want);
+}
+
 /* An algorithm for long messages: not the short-message tree or exchange. */
 static int is_long(enum op op, const blx_topology *t)
 {
@@ -164,7 +190,7 @@ static void bcast_one(const grid *g, char scope, int root, long n, int layout)
     char what[128];
     snprintf(what, sizeof what, "broadcast scope %c from %d, %zu doubles, layout %d", scope, root, count,
              layout);
-    unsigned long before = blx_topology_runs(t);
+    unsigned long before = blx_topology_runs(t), sync_before = issends;
     if (layout < 2 && me == root)
         Cdgebs2d(g->ctxt, sc, " ", m, cols, a, lda);
     else if (layout < 2)
@@ -174,6 +200,8 @@ static void bcast_one(const grid *g, char scope, int root, long n, int layout)
     else
         Cdtrbr2d(g->ctxt, sc, " ", "L", "N", m, cols, a, lda, r, c);
     check_ran(what, t, before);
+    if (me == root)
+        check_scatter_sends(what, t, np, sync_before);
     long bad = check_bcast_data(a, layout, m, cols, lda, src, me == root);
     CHECK(bad == 0, "%s: %ld wrong", what, bad);
     free(a);
