@@ -131,13 +131,21 @@ static blx_steps two_tree_steps(const blx_model *m, const void *tree_a, int W)
     return st;
 }
 
+/* For p <= 2 the trees are one edge, with nothing to pipeline: the plan
+ * and time of any tree there (the message whole), so that the default does
+ * not take two trees for a cheaper edge than the binomial tree's. */
 static blx_plan two_tree_plan(const blx_xfer *x)
 {
-    return blx_model_plan(x->model, two_tree_steps, x->tree, x->bytes, 1);
+    const blx_tree *a = x->tree;
+    if (a->np < 3)
+        return blx_model_tree_plan(x->model, a, x->bytes, 1);
+    return blx_model_plan(x->model, two_tree_steps, a, x->bytes, 1);
 }
 
 static double two_tree_cost(const blx_cost_in *c)
 {
+    if (c->tree->np < 3)
+        return blx_model_tree_time(c->model, c->tree, c->n);
     return blx_model_time(c->model, two_tree_steps, c->tree, c->n);
 }
 

@@ -361,6 +361,15 @@ static void check_registry(void)
         CHECK(route_c(&r, ' ', np, 1 << 20, 1, 0, 1, 1) == 0 && r.topo != &blx_topo_rabenseifner,
               "a combine with locations cannot be cut, yet %s on %d", r.topo->name, np);
     }
+    /* one edge (2 processes): nothing to pipeline, the message goes whole
+     * along the binomial tree's edge, here and on a network */
+    for (size_t n = 8; n <= (8 << 20); n *= 8) {
+        CHECK(route_b(&r, ' ', 2, n, 1, 1) == 0 && r.topo == &blx_topo_general_tree,
+              "%zu B broadcast on 2: %s, not the binomial tree", n, r.topo->name);
+        const blx_topology *t = network_choice(0, 2, n);
+        CHECK(t == &blx_topo_general_tree, "network, %zu B broadcast on 2: %s, not the binomial tree", n,
+              t->name);
+    }
     CHECK(route_c(&r, 'I', 4, 64, 0, 1, 1, 1) == 0 && !r.fixed_order, "letters keep arrival order");
     /* LAWN 73's letters, each once: the registry answers to exactly these */
     const char *lawn73 = " IDSMFH123456789T", *letters = blx_topology_letters();
