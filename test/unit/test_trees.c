@@ -362,10 +362,14 @@ static void check_registry(void)
               "a combine with locations cannot be cut, yet %s on %d", r.topo->name, np);
     }
     /* one edge (2 processes): nothing to pipeline, the message goes whole
-     * along the binomial tree's edge, here and on a network */
+     * along the binomial tree's edge, here and on a network; a sum to one
+     * takes the binomial fan-in here (measured against reduce-scatter +
+     * gather: README) */
     for (size_t n = 8; n <= (8 << 20); n *= 8) {
         CHECK(route_b(&r, ' ', 2, n, 1, 1) == 0 && r.topo == &blx_topo_general_tree,
               "%zu B broadcast on 2: %s, not the binomial tree", n, r.topo->name);
+        CHECK(route_c(&r, ' ', 2, n, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree,
+              "%zu B leave-on-one combine on 2: %s, not the binomial fan-in", n, r.topo->name);
         const blx_topology *t = network_choice(0, 2, n);
         CHECK(t == &blx_topo_general_tree, "network, %zu B broadcast on 2: %s, not the binomial tree", n,
               t->name);
