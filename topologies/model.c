@@ -208,9 +208,9 @@ blx_plan blx_model_plan(const blx_model *m, blx_steps_fn steps, const void *shap
     return plan;
 }
 
-/* The modelled time of 'plan' for n bytes: the first piece's path, then a
- * piece per D (a staggered stream's pieces hide their latency). */
-static double plan_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n, blx_plan plan)
+/* The first piece's path, then a piece per D (a staggered stream's pieces
+ * hide their latency). */
+double blx_model_plan_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n, blx_plan plan)
 {
     blx_steps st = steps(m, shape, plan.window);
     double s = plan.piece > n ? (double)n : (double)plan.piece, k = s > 0 ? ceil((double)n / s) : 1;
@@ -221,7 +221,7 @@ static double plan_time(const blx_model *m, blx_steps_fn steps, const void *shap
 
 double blx_model_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n)
 {
-    return plan_time(m, steps, shape, n, blx_model_plan(m, steps, shape, n, 1));
+    return blx_model_plan_time(m, steps, shape, n, blx_model_plan(m, steps, shape, n, 1));
 }
 
 static blx_steps tree_steps(const blx_model *m, const void *t, int W)
@@ -252,7 +252,7 @@ blx_plan blx_model_tree_plan(const blx_model *m, const blx_tree *t, size_t n, si
         return (blx_plan){n + 1, blx_model_window(m, (double)n), 0};
     blx_plan plan = blx_model_plan(m, tree_steps, t, n, unit), chain;
     if (n >= 2 * PIECE_MIN && staggered(m, t, n, unit, &chain) &&
-        plan_time(m, tree_steps, t, n, chain) < plan_time(m, tree_steps, t, n, plan))
+        blx_model_plan_time(m, tree_steps, t, n, chain) < blx_model_plan_time(m, tree_steps, t, n, plan))
         return chain;
     return plan;
 }
@@ -266,5 +266,5 @@ double blx_model_tree_time(const blx_model *m, const blx_tree *t, size_t n)
      * sum to one from 64 KiB, 1.7 x slower here than the binomial fan-in. */
     if (t->np < 3)
         return blx_model_time(m, tree_steps, t, n);
-    return plan_time(m, tree_steps, t, n, blx_model_tree_plan(m, t, n, 1));
+    return blx_model_plan_time(m, tree_steps, t, n, blx_model_tree_plan(m, t, n, 1));
 }

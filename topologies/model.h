@@ -118,6 +118,9 @@ typedef blx_steps (*blx_steps_fn)(const blx_model *m, const void *shape, int W);
 BLX_INTERNAL blx_plan blx_model_plan(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n,
                                      size_t unit);
 BLX_INTERNAL double blx_model_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n);
+/* The modelled time of a given plan for n bytes along that pipeline. */
+BLX_INTERNAL double blx_model_plan_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n,
+                                        blx_plan plan);
 /* The same for a chain of 'hops' links (a point-to-point message packed and
  * sent piece by piece is a chain of 2: copy, move). */
 BLX_INTERNAL blx_plan blx_model_chain_plan(const blx_model *m, int hops, size_t n, size_t unit);
