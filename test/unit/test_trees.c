@@ -289,6 +289,17 @@ static void check_network_choices(void)
     CHECK(model_choice("alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=0", 1, 1024, 1 << 20) !=
               &blx_topo_rabenseifner,
           "overlap=0: reduce-scatter + gather still chosen for a 1 MiB sum to one of 1024");
+    /* nor do a fan-in's: a sum of 8 B to one of 4 takes the binomial tree
+     * (two latencies), not the flat one (three in turn) */
+    blx_model ov = blx_model_for_node(4, 2);
+    blx_tree_cache ovt = {0};
+    blx_route fan;
+    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL};
+    blx_route_combine(&fan, ' ', &fin);
+    blx_tree_cache_free(&ovt);
+    CHECK(fan.topo == &blx_topo_general_tree && fan.param == 1,
+          "4 processes on 2 processors: a sum of 8 B to one takes %s (param %d), not the binomial tree",
+          fan.topo->name, fan.param);
     blx_model o = blx_model_default();
     CHECK(o.overlap == 1 && blx_model_for_node(4, 2).overlap == 0 && blx_model_for_node(2, 2).overlap == 1,
           "overlap: %d by default, %d on 4 processes over 2 processors, %d on 2", o.overlap,
