@@ -96,6 +96,8 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 2 3 4 5 8; do pass $np t_longmsg; done
     # the same under a network's model, where every long algorithm is chosen
     for np in 3 4 5 8; do pass $np t_longmsg network; done
+    # two trees' streams: a process forwarding in both does not wait for one to send the other
+    for np in 8 12; do pass $np t_streams; done
 else
     pass 3 t_longmsg
     pass 8 t_longmsg network
@@ -110,7 +112,7 @@ if [ "${SANITIZED:-0}" = 0 ]; then
         for way in more less; do fail 4 "$mismatch" t_mismatch $path $way; done
     done
     # on 4 processes a staggered chain beats scatter + allgather at 128 KiB
-    for path in twotree scatter; do
+    for path in twotree twotreesum scatter; do
         for way in more less; do fail 8 "$mismatch" t_mismatch $path $way; done
     done
 fi

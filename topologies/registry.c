@@ -19,7 +19,8 @@
  *                   recursive-doubling allgather; scatter + ring allgather;
  *                   pipelined chain; two trees
  *   combine to one: binomial and wider fan-ins; pipelined chain fan-in;
- *                   reduce-scatter + gather (vectors that may be cut)
+ *                   reduce-scatter + gather and two fan-in trees (vectors
+ *                   that may be cut)
  *   to all:         bidirectional exchange; reduce-scatter + allgather; the
  *                   fan-ins above followed by the best broadcast
  * The costs depend only on values every member of the scope shares (the
@@ -76,7 +77,8 @@ static int route(blx_route *r, char key, int np, int rings, int branches, int co
         t = &blx_topo_general_tree;
         key = '1';
     }
-    *r = (blx_route){t, combine ? t->combine_tree : t->tree, combine ? NULL : t->tree2, key, 0, 0};
+    *r =
+        (blx_route){t, combine ? t->combine_tree : t->tree, combine ? t->combine_tree2 : t->tree2, key, 0, 0};
     if (t == &blx_topo_general_tree) {
         r->param = clamp(key == 'T' ? branches : key - '0', 1, most);
         r->key = 'T'; /* '3' and 'T' with N_b = 3 share one cached tree */
@@ -113,6 +115,7 @@ static const candidate reduce_candidates[] = {
     {&blx_topo_general_tree, 'T', 15, 0}, {&blx_topo_fully_connected, 'F', 0, 0},
     {&blx_topo_ring, 'I', 0, 0},       /* pipelined chain fan-in */
     {&blx_topo_rabenseifner, 0, 0, 1}, /* reduce-scatter + gather */
+    {&blx_topo_two_tree, 0, 0, 1},     /* two fan-in trees, pipelined */
 };
 static const candidate allreduce_candidates[] = {
     {&blx_topo_hypercube, 'H', 0, 0},    /* bidirectional exchange */
@@ -130,7 +133,8 @@ static blx_route candidate_route(const candidate *c, const blx_route_in *in, int
         return r;
     }
     const blx_topology *t = c->topo;
-    r = (blx_route){t, combine ? t->combine_tree : t->tree, combine ? NULL : t->tree2, 0, c->param, 0};
+    r = (blx_route){
+        t, combine ? t->combine_tree : t->tree, combine ? t->combine_tree2 : t->tree2, 0, c->param, 0};
     return r;
 }
 
@@ -140,18 +144,24 @@ static const blx_tree *cached(blx_tree_cache *trees, int np, blx_tree_shape shap
     return shape != NULL ? blx_tree_cached(trees, np, shape, key, param) : NULL;
 }
 
+/* What a route's cost depends on; 0 if one of its trees cannot be built
+ * (out of memory: the route is never chosen). */
+static int cost_in(blx_cost_in *c, const blx_route *r, const blx_route_in *in, int leave_on_all)
+{
+    *c = (blx_cost_in){in->model,
+                       in->np,
+                       in->bytes,
+                       leave_on_all,
+                       r->param,
+                       cached(in->trees, in->np, r->shape, r->key, r->param),
+                       cached(in->trees, in->np, r->shape2, r->key, r->param)};
+    return (!r->shape || c->tree) && (!r->shape2 || c->tree2);
+}
+
 static double bcast_cost(const blx_route *r, const blx_route_in *in)
 {
-    blx_cost_in c = {in->model,
-                     in->np,
-                     in->bytes,
-                     0,
-                     r->param,
-                     cached(in->trees, in->np, r->shape, r->key, r->param),
-                     cached(in->trees, in->np, r->shape2, r->key, r->param)};
-    if ((r->shape && !c.tree) || (r->shape2 && !c.tree2))
-        return 1e300; /* out of memory for the tree: never chosen */
-    return r->topo->bcast_cost(&c);
+    blx_cost_in c;
+    return cost_in(&c, r, in, 0) ? r->topo->bcast_cost(&c) : 1e300;
 }
 
 /* The cheapest broadcast or combine for in: recalled, or weighed and kept. */
@@ -172,11 +182,8 @@ static void weigh_bcast(blx_route *best, const blx_route_in *in, double *cost)
 
 static double combine_cost(const blx_route *r, const blx_route_in *in)
 {
-    blx_cost_in c = {in->model, in->np,
-                     in->bytes, in->leave_on_all,
-                     r->param,  cached(in->trees, in->np, r->shape, r->key, r->param),
-                     NULL};
-    if (r->shape && !c.tree)
+    blx_cost_in c;
+    if (!cost_in(&c, r, in, in->leave_on_all))
         return 1e300;
     double t = r->topo->combine_cost(&c), spread = 0;
     if (in->leave_on_all && (r->topo->flags & BLX_TOPO_GATHERS)) {
@@ -258,6 +265,11 @@ static void choose(blx_route *best, double *cost, const blx_route_in *in, int co
     }
     (combine ? weigh_combine : weigh_bcast)(best, in, cost);
     keep(in, kind, best, *cost);
+}
+
+void blx_route_remember(const blx_route_in *in, int combine, const blx_route *r)
+{
+    keep(in, choice_kind(in, combine), r, 0);
 }
 
 int blx_route_bcast(blx_route *r, char top, const blx_route_in *in)

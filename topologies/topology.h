@@ -44,7 +44,7 @@ typedef struct blx_xfer {
     size_t bytes;
     /* set by the registry from the route */
     const blx_tree *tree;  /* broadcast tree, or the combine's fan-in tree */
-    const blx_tree *tree2; /* a second broadcast tree (two-tree), or NULL */
+    const blx_tree *tree2; /* a second tree (two trees: odd pieces follow it), or NULL */
     blx_plan plan;         /* pieces and sends in flight along the tree(s) */
     /* combines only */
     blx_merge_fn merge;
@@ -94,13 +94,14 @@ typedef struct blx_topology {
     const char *keys; /* TOP letters, upper case */
     const char *name;
     const char *description;
-    blx_tree_shape tree;         /* broadcast tree, relative to the source */
-    blx_tree_shape tree2;        /* a second broadcast tree (two-tree), or NULL */
-    blx_bcast_fn bcast_send;     /* run by the source */
-    blx_bcast_fn bcast_recv;     /* run by every other member */
-    blx_tree_shape combine_tree; /* fan-in tree, relative to the destination (NULL: none) */
-    blx_combine_fn combine;      /* run by every member of the scope */
-    blx_cost_fn bcast_cost;      /* modelled times, for topologies the default may choose */
+    blx_tree_shape tree;          /* broadcast tree, relative to the source */
+    blx_tree_shape tree2;         /* a second broadcast tree (two-tree), or NULL */
+    blx_bcast_fn bcast_send;      /* run by the source */
+    blx_bcast_fn bcast_recv;      /* run by every other member */
+    blx_tree_shape combine_tree;  /* fan-in tree, relative to the destination (NULL: none) */
+    blx_tree_shape combine_tree2; /* a second fan-in tree (two trees), or NULL */
+    blx_combine_fn combine;       /* run by every member of the scope */
+    blx_cost_fn bcast_cost;       /* modelled times, for topologies the default may choose */
     blx_cost_fn combine_cost;
     blx_plan (*plan)(const blx_xfer *x); /* pieces and window, if not the tree's (model.h) */
     unsigned flags;
@@ -123,7 +124,7 @@ BLX_INTERNAL extern const blx_topology blx_topo_rabenseifner;      /* combines *
 typedef struct blx_route {
     const blx_topology *topo;
     blx_tree_shape shape;  /* NULL for an algorithm that walks no tree */
-    blx_tree_shape shape2; /* the second tree of a two-tree broadcast, or NULL */
+    blx_tree_shape shape2; /* the second tree of two trees, or NULL */
     char key;
     int param;
     int fixed_order; /* fold combine inputs in a fixed order even when
@@ -172,6 +173,10 @@ BLX_INTERNAL extern const blx_topology *const blx_topologies[];
 BLX_INTERNAL int blx_route_bcast(blx_route *r, char top, const blx_route_in *in);
 BLX_INTERNAL int blx_route_combine(blx_route *r, char top, const blx_route_in *in);
 
+/* Makes r the default's remembered choice for in, as if it had been
+ * chosen (tests: to run an algorithm where the model would not take it). */
+BLX_INTERNAL void blx_route_remember(const blx_route_in *in, int combine, const blx_route *r);
+
 /* Runs a broadcast (the source: is_source) or a combine along a route: the
  * route's trees come from x->trees and the plan from x->model; x->tree,
  * x->tree2, x->plan and (for the default TOP) x->ordered are set here.  A
@@ -190,9 +195,9 @@ BLX_INTERNAL const char *blx_topology_letters(void);
 
 /* The walkers every tree topology uses (tree_walk.c).  Broadcast: the root
  * sends, every other member receives from its parent and forwards to its
- * children (with x->tree2, pieces alternate between the two trees).
- * Combine: the other way round, each member folds its children's
- * contributions into its own and sends the result to its parent.  Messages
+ * children.  Combine: the other way round, each member folds its
+ * children's contributions into its own and sends the result to its parent.
+ * With x->tree2, pieces alternate between the two trees.  Messages
  * travel in the pieces of x->plan, a node keeping at most plan.window sends
  * in flight, children in the tree's order (largest subtree first). */
 BLX_INTERNAL void blx_tree_bcast(const blx_xfer *x);

@@ -1,8 +1,8 @@
 /*
- * topologies/two_tree.c - long-message broadcast along two binary trees
- * (Sanders, Speck and Traff's two-tree broadcast; the "double binary tree"
- * of NCCL).  No TOP letter: the default ' ' picks it for long messages on
- * larger scopes.
+ * topologies/two_tree.c - long-message broadcast and combine to one along
+ * two binary trees (Sanders, Speck and Traff's two-tree broadcast and
+ * reduction; the "double binary tree" of NCCL).  No TOP letter: the default
+ * ' ' picks it for long messages on larger scopes.
  *
  * A pipelined binary tree moves every byte twice out of each inner node, so
  * it runs at half the link speed.  Two trees fix that: the message is cut
@@ -33,8 +33,17 @@
  *   n beta + 2 log2(p) alpha + 2 sqrt(2 log2(p) alpha n beta)
  *   against 2 n beta + ... for one binary tree and log2(p) n beta for the
  *   binomial tree.  On a network link a node's pair of sends costs more
- *   (two_tree_paired_steps below), which the default weighs.
+ *   (two_tree_link_steps below), which the default weighs.
  * Any p works; for p <= 2 the trees are a single edge.
+ *
+ * The combine to one walks the same trees the other way, rooted at the
+ * destination (tree_walk.c's fan-in): piece 2j climbs tree A and piece
+ * 2j + 1 tree B, each inner node folding its two children's piece into its
+ * own before sending it up, and the destination folds the two roots'.  A
+ * process receives n bytes (two children's halves in its inner tree) and
+ * sends n (its inner tree's half, and its own half as a leaf of the other),
+ * as in the broadcast, and folds what it receives.
+ *   cost: the broadcast's, with beta + gamma for beta
  */
 #include <stdlib.h>
 
@@ -145,11 +154,12 @@ static blx_plan two_tree_plan(const blx_xfer *x)
 
 /* On a network link (window 1) the two sends of a piece go out together,
  * synchronous, and share the link: each child has the piece 2 s beta after
- * its parent (not s beta and 2 s beta), and the next pair is posted when
- * both are acknowledged, a latency later.  So a piece's steps on the path
- * are the degrees of the nodes it passes, and every pair of sends (two
- * pieces, one per tree) costs 2 alpha + 2 s beta: D_alpha = 1, not 1/W. */
-static blx_steps two_tree_paired_steps(const blx_model *m, const void *tree_a, int W)
+ * its parent (not s beta and 2 s beta), so a piece's beta steps on the path
+ * are the degrees of the nodes it passes.  The pair finishes together and
+ * the next pair is posted then, its latency passing with the link idle: a
+ * pair (two pieces, one per tree) costs alpha + 2 s beta, D_alpha = 1/W as
+ * the plan has it. */
+static blx_steps two_tree_link_steps(const blx_model *m, const void *tree_a, int W)
 {
     const blx_tree *t = tree_a;
     blx_steps st = two_tree_steps(m, t, W);
@@ -163,24 +173,41 @@ static blx_steps two_tree_paired_steps(const blx_model *m, const void *tree_a, i
         lb = path > lb ? path : lb;
     }
     st.lb = lb;
-    st.da = 1;
     return st;
 }
 
-/* The time of the plan above, with its pairs (two_tree_paired_steps).
- * That model fits the simulated cluster (sim/README.md) within 5% from
- * 256 KiB and 1% from 1 MiB, on 16 to 256 processes, where the plan's own
- * is 5-30% short (sim/results.md); but the plan keeps its pieces: those that minimize the paired
- * model are larger and ran up to 7% slower there (1 MiB on 64: 193.0
- * against 183.7 us), the receiving link, which two trees' streams share,
- * being left out of both. */
-static double two_tree_cost(const blx_cost_in *c)
+/* The time of the plan above, with its pairs (two_tree_link_steps).
+ * Simulated two trees (sim/README.md) against it, 64 KiB to 8 MiB on 8, 16
+ * and 64 processes: the broadcast within 5% (1 MiB on 64: 161.8 us,
+ * modelled 160.0), the sum to one within 6% (160.4 us).  The plan keeps
+ * the pieces of its own steps: those that minimize this time ran within 1%
+ * of them. */
+static double two_tree_time(const blx_model *m, const blx_tree *a, size_t n)
 {
-    const blx_tree *a = c->tree;
     if (a->np < 3)
-        return blx_model_tree_time(c->model, a, c->n);
-    blx_plan plan = blx_model_plan(c->model, two_tree_steps, a, c->n, 1);
-    return blx_model_plan_time(c->model, two_tree_paired_steps, a, c->n, plan);
+        return blx_model_tree_time(m, a, n);
+    blx_plan plan = blx_model_plan(m, two_tree_steps, a, n, 1);
+    return blx_model_plan_time(m, two_tree_link_steps, a, n, plan);
+}
+
+static double two_tree_cost(const blx_cost_in *c) { return two_tree_time(c->model, c->tree, c->n); }
+
+/* The fan-in folds every byte it receives; on p <= 2, any fan-in's edge.
+ * Where receives do not overlap their latencies (more processes than
+ * processors, model.h) it is not weighed: its pieces in flight on two trees
+ * gain nothing there.  On this machine's 2 cores, 8 processes, sums of
+ * 1 MiB and 8 MiB to one took 1-4% longer along the two trees than along
+ * the previous choices (reduce-scatter + gather, the chain), in runs that
+ * varied by 20%. */
+static double two_tree_combine_cost(const blx_cost_in *c)
+{
+    if (!c->model->overlap)
+        return 1e300;
+    if (c->tree->np < 3)
+        return blx_tree_combine_cost(c);
+    blx_model m = *c->model;
+    m.beta += m.gamma;
+    return two_tree_time(&m, c->tree, c->n);
 }
 
 const blx_topology blx_topo_two_tree = {
@@ -191,7 +218,11 @@ const blx_topology blx_topo_two_tree = {
     .tree2 = tree_b,
     .bcast_send = blx_tree_bcast,
     .bcast_recv = blx_tree_bcast,
+    .combine_tree = tree_a,
+    .combine_tree2 = tree_b,
+    .combine = blx_tree_combine,
     .bcast_cost = two_tree_cost,
+    .combine_cost = two_tree_combine_cost,
     .plan = two_tree_plan,
-    .flags = BLX_TOPO_PIPELINES,
+    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_GATHERS,
 };

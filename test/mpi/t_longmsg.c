@@ -24,7 +24,8 @@
  * between elements, with its RA/CA; DGSUM2D giving the same bits twice with
  * staggered entries, and the same bits on every process of a leave-on-all
  * combine; a non-destination's A untouched; a broadcast from a read-only
- * matrix.
+ * matrix.  And ZGSUM2D to one along two trees on every scope of 3 or more,
+ * the default made to take them where the model would not.
  */
 #include <math.h>
 #include <stdint.h>
@@ -226,8 +227,9 @@ static void bcasts(const grid *g, char scope)
     }
 }
 
-/* ZGSUM2D of exact values to member 'dest' (-1: everywhere), n complex. */
-static void zsum_one(const grid *g, char scope, int dest, long n)
+/* ZGSUM2D of exact values to member 'dest' (-1: everywhere), n complex,
+ * along the default's choice or, if not NULL, along 'forced'. */
+static void zsum_one(const grid *g, char scope, int dest, long n, const blx_topology *forced)
 {
     char sc[] = {scope, 0}, what[128];
     int np = scope_size(g, scope), me = scope_me(g, scope), rd = -1, cd = -1;
@@ -237,8 +239,8 @@ static void zsum_one(const grid *g, char scope, int dest, long n)
     int mine = g->myrow * g->npcol + g->mycol;
     for (long k = 0; k < 2 * n; k++)
         a[k] = val(mine, k);
-    const blx_topology *t = choice(dest < 0 ? ALLREDUCE : REDUCE, np, (size_t)n * 16, 1);
-    snprintf(what, sizeof what, "zgsum2d scope %c dest %d, %ld elements", scope, dest, n);
+    const blx_topology *t = forced ? forced : choice(dest < 0 ? ALLREDUCE : REDUCE, np, (size_t)n * 16, 1);
+    snprintf(what, sizeof what, "zgsum2d scope %c dest %d, %ld elements, %s", scope, dest, n, t->name);
     unsigned long before = blx_topology_runs(t);
     Czgsum2d(g->ctxt, sc, " ", (int)n, 1, a, (int)n, rd, cd);
     check_ran(what, t, before);
@@ -336,7 +338,7 @@ static void combines(const grid *g, char scope)
         for (int p = 0; p < n; p++)
             for (int d = first; d <= last; d++)
                 if (d == first || dests[d] != dests[d - 1])
-                    zsum_one(g, scope, dests[d], pts[p]);
+                    zsum_one(g, scope, dests[d], pts[p], NULL);
         n = test_points(op, np, 8, 1, pts, &wanted);
         for (int p = 0; p < n; p++)
             for (int d = first; d <= last; d++)
@@ -350,6 +352,38 @@ static void combines(const grid *g, char scope)
         CHECK(t != &blx_topo_rabenseifner, "located combines must not be cut: %s chosen", t->name);
         amx_one(g, scope, dests[last], (long)(MAX_BYTES / 12), 1);
     }
+}
+
+/* The sum to one along two trees on every scope of 3 or more members,
+ * wherever the model would take it: the default is made to remember the
+ * two trees for the sizes below (as every member does alike), so that it
+ * takes them.  On 4 members one process has the same parent in both trees,
+ * which must get both trees' pieces in piece order.  Exact values, and the
+ * same bits twice with staggered entries (each piece folds its children's
+ * contributions in the tree's order, whatever order the pieces come in). */
+static void two_tree_sums(const grid *g, char scope)
+{
+    int np = scope_size(g, scope), dests[3] = {0, 1, np - 1};
+    long sizes[3] = {np + 1, 20011, (long)(MAX_BYTES / 16)}; /* complex elements */
+    if (np < 3)
+        return;
+    blx_ctx *c = blx_ctx_find(g->ctxt);
+    blx_scope *s = &c->scope[blx_scope_index((char[]){scope, 0})];
+    const blx_topology *t = &blx_topo_two_tree;
+    blx_route r = {t, t->combine_tree, t->combine_tree2, 0, 0, 0};
+    for (int i = 0; i < 3; i++)
+        for (int d = 0; d < 3; d++) {
+            blx_route_in in = {np, (size_t)sizes[i] * 16, 0, 1, 1, 1, &c->model, &s->trees, &s->routes};
+            blx_route_remember(&in, 1, &r);
+            zsum_one(g, scope, dests[d], sizes[i], t);
+            in.bytes = (size_t)sizes[i] * 8; /* doubles, repeatable whatever the order they come in */
+            blx_route_remember(&in, 1, &r);
+            unsigned long before = blx_topology_runs(t);
+            repeat_one(g, scope, dests[d], sizes[i]);
+            CHECK(blx_topology_runs(t) == before + 2,
+                  "dgsum2d scope %c along two trees: ran %lu times, not 2", scope,
+                  blx_topology_runs(t) - before);
+        }
 }
 
 /* A broadcast only reads the source's matrix: a read-only one works. */
@@ -434,6 +468,7 @@ int main(int argc, char **argv)
                 continue; /* nothing runs on a scope of one */
             bcasts(&g, *s);
             combines(&g, *s);
+            two_tree_sums(&g, *s);
         }
         if (member && g.nprow == 1)
             readonly_source(&g);

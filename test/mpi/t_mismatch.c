@@ -10,8 +10,9 @@
  * send goes buffered), p2pstraight (the sender comes 200 ms late and sends
  * straight from A to the waiting receiver, blacs/p2p.c), ring (pipelined broadcast along TOP
  * 'I', staggered: its first piece shorter, topologies/model.h), ringsum
- * (pipelined and staggered fan-in along 'I'), twotree (the default's
- * two-tree broadcast, 8 processes, links of window 2), scatter (the default's scatter +
+ * (pipelined and staggered fan-in along 'I'), twotree and twotreesum (the
+ * default's two-tree broadcast and sum to one, 8 processes, links of window
+ * 2), scatter (the default's scatter +
  * allgather, 8 processes) and rsag (the default's reduce-scatter + allgather).  The
  * default's algorithms are chosen with the cost model of a network
  * (BLACS_MODEL as in `make sim`).  DIR: more (one process expects 8 KiB
@@ -29,12 +30,13 @@
 
 #define NETWORK_MODEL "alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=1"
 
+/* The default's choice: a broadcast (combine 0), a combine to all (1) or to one (2). */
 static const blx_topology *chosen(int ctxt, int combine, size_t bytes)
 {
     blx_ctx *c = blx_ctx_find(ctxt);
     blx_scope *s = &c->scope[BLX_SCOPE_ALL];
     blx_route r;
-    blx_route_in in = {s->np, bytes, 1, 1, 1, 1, &c->model, &s->trees, NULL};
+    blx_route_in in = {s->np, bytes, combine == 1, 1, 1, 1, &c->model, &s->trees, NULL};
     if (combine)
         blx_route_combine(&r, ' ', &in);
     else
@@ -54,9 +56,9 @@ int main(int argc, char **argv)
     /* the rings without this machine's 0.2 us a message, as in `make sim`:
      * then a chain of 4 is staggered; the two trees on links that carry two
      * transfers at once (on a network link a chain of 8 beats them) */
-    const char *model = strncmp(path, "ring", 4) == 0  ? NETWORK_MODEL ",overhead=0"
-                        : strcmp(path, "twotree") == 0 ? NETWORK_MODEL ",window=2"
-                                                       : NETWORK_MODEL;
+    const char *model = strncmp(path, "ring", 4) == 0      ? NETWORK_MODEL ",overhead=0"
+                        : strncmp(path, "twotree", 7) == 0 ? NETWORK_MODEL ",window=2"
+                                                           : NETWORK_MODEL;
     setenv("BLACS_MODEL", model, 1);
     mpitest_start();
     int ctxt, nprow, npcol, myrow, mycol;
@@ -67,7 +69,7 @@ int main(int argc, char **argv)
     int odd = mycol == 2;                          /* the process that disagrees */
     size_t mine = n + (odd ? (strcmp(dir, "more") == 0 ? 1024 : -1024) : 0);
     double *a = calloc(n + 1024, sizeof *a);
-    int sum = 0, ok;
+    int sum = 0, ok, to_one = 0;
     const blx_topology *want = NULL;
     if (strcmp(path, "p2p") == 0) {
         ok = blx_p2p_cut(blx_ctx_find(ctxt), mine * 8).k > 1;
@@ -85,6 +87,10 @@ int main(int argc, char **argv)
         if (want == &blx_topo_scatter_doubling)
             mine = n / 32 + (mine - n); /* about 128 KiB, where scatter + allgather wins */
         ok = chosen(ctxt, 0, mine * 8) == want;
+    } else if (strcmp(path, "twotreesum") == 0) {
+        sum = to_one = 1;
+        want = &blx_topo_two_tree;
+        ok = chosen(ctxt, 2, mine * 8) == want;
     } else if (strcmp(path, "rsag") == 0) {
         sum = 1;
         want = &blx_topo_rabenseifner;
@@ -111,7 +117,8 @@ int main(int argc, char **argv)
             Cdgerv2d(ctxt, (int)mine, 1, a, (int)mine, 0, 1);
         }
     } else if (sum) {
-        Cdgsum2d(ctxt, "All", want ? " " : "I", (int)mine, 1, a, (int)mine, want ? -1 : 0, want ? -1 : 0);
+        int dest = want && !to_one ? -1 : 0;
+        Cdgsum2d(ctxt, "All", want ? " " : "I", (int)mine, 1, a, (int)mine, dest, dest);
     } else if (mycol == 0) {
         Cdgebs2d(ctxt, "All", want ? " " : "I", (int)mine, 1, a, (int)mine);
     } else {

@@ -253,7 +253,7 @@ static const blx_topology *model_choice(const char *model, int op, int np, size_
 /* The default's choice on a network (the simulated cluster of `make sim`). */
 static const blx_topology *network_choice(int op, int np, size_t bytes)
 {
-    return model_choice("alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=1", op, np, bytes);
+    return model_choice("alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1", op, np, bytes);
 }
 
 /* Where each algorithm wins on a network, by the cost model (README's
@@ -265,19 +265,21 @@ static void check_network_choices(void)
         size_t bytes;
         const blx_topology *want;
     } rows[] = {
-        {0, 256, 8, &blx_topo_general_tree},            /* latency: log2 p alpha */
+        {0, 256, 8, &blx_topo_fully_connected},         /* no overhead: 255 sends at once, 1 alpha */
         {0, 256, 64 << 10, &blx_topo_scatter_doubling}, /* 2 log2 p alpha + 2 n beta */
-        {0, 16, 64 << 10, &blx_topo_scatter_doubling},  /* two trees' pairs: 26.6 us simulated, 20.3 */
-        {0, 64, 256 << 10, &blx_topo_scatter_doubling}, /* two trees 71.6 us simulated, 63.6 */
+        {0, 16, 64 << 10, &blx_topo_scatter_doubling},  /* two trees 21.7 us simulated, 20.3 */
+        {0, 64, 256 << 10, &blx_topo_two_tree},         /* 58.8 us simulated, scatter 63.6 */
         {0, 4, 8 << 20, &blx_topo_ring},                /* a short pipelined chain */
         {0, 256, 8 << 20, &blx_topo_two_tree},          /* n beta + fill */
         {0, 1024, 1 << 20, &blx_topo_two_tree},
-        {0, 6, 1 << 20, &blx_topo_ring},            /* staggered: 115 us simulated, two trees 148 */
-        {1, 16, 8 << 20, &blx_topo_ring},           /* pipelined chain fan-in */
-        {1, 1024, 8 << 20, &blx_topo_rabenseifner}, /* the chain is too long */
+        {0, 6, 1 << 20, &blx_topo_ring},        /* staggered: 115 us simulated, two trees 148 */
+        {1, 16, 1 << 20, &blx_topo_ring},       /* pipelined chain fan-in */
+        {1, 1024, 8 << 20, &blx_topo_two_tree}, /* the chain is too long */
+        {1, 64, 1 << 20, &blx_topo_two_tree},   /* 160 us simulated, reduce-scatter + gather 214 */
         {2, 256, 8, &blx_topo_hypercube},
         {2, 256, 1 << 20, &blx_topo_rabenseifner},
-        {1, 1024, 1 << 20, &blx_topo_rabenseifner}, /* the gather's receives overlap */
+        {1, 16, 64 << 10, &blx_topo_rabenseifner}, /* the gather's receives overlap */
+        {1, 64, 256 << 10, &blx_topo_two_tree},    /* 55.8 us simulated, reduce-scatter + gather 58.7 */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const blx_topology *t = network_choice(rows[i].op, rows[i].np, rows[i].bytes);
