@@ -111,55 +111,59 @@ typedef struct stream {
     const blx_cut *cut;
     const place *at;
     const int *left;
-    int ntrees, up;         /* up: to the parent (a fan-in), else to the children */
-    int ndest[2], count[2]; /* each tree's destinations and sends */
-    int next[2], busy[2];   /* each tree's sends so far, and in flight */
-    int in_order;           /* piece order across the trees */
-    int inflight, sent, total, window, sync, used;
-    blx_req *req;            /* [window], then what the caller waits for with them */
-    char tree[STREAM_SENDS]; /* the tree of the send in each request */
+    int ntrees, up, in_order; /* up: to the parent (a fan-in); in_order: across the trees */
+    int ndest[2];             /* each tree's destinations of a piece */
+    int piece[2], dest[2];    /* each tree's next send: its piece (>= cut->k: none) and destination */
+    int busy[2];              /* each tree's sends in flight */
+    int inflight, sent, total, window, sync, used; /* used: requests set up so far */
+    blx_req *req;                                  /* [window], then what the caller waits for with them */
+    char tree[STREAM_SENDS];                       /* the tree of the send in each request */
 } stream;
 
 static void stream_start(stream *o, const blx_xfer *x, const blx_cut *cut, const place at[2], int ntrees,
                          int up, const int *left, blx_req *req)
 {
-    *o = (stream){.x = x, .cut = cut, .at = at, .left = left, .ntrees = ntrees, .up = up, .req = req};
-    for (int t = 0; t < ntrees; t++) {
-        o->ndest[t] = up ? at[t].parent >= 0 : at[t].nkids;
-        o->count[t] = o->ndest[t] * ((cut->k - t + ntrees - 1) / ntrees);
-        o->total += o->count[t];
+    int k = cut->k, nd = up ? at[0].parent >= 0 : at[0].nkids;
+    o->x = x, o->cut = cut, o->at = at, o->left = left, o->req = req;
+    o->ntrees = ntrees, o->up = up;
+    o->inflight = o->sent = o->used = o->in_order = 0;
+    o->dest[0] = o->dest[1] = o->busy[0] = o->busy[1] = 0;
+    o->ndest[0] = nd, o->piece[0] = nd > 0 ? 0 : k;
+    o->ndest[1] = 0, o->piece[1] = k, o->total = nd * k;
+    if (ntrees == 2) {
+        o->total = nd * ((k + 1) / 2);
+        o->ndest[1] = nd = up ? at[1].parent >= 0 : at[1].nkids;
+        o->piece[1] = nd > 0 && k > 1 ? 1 : k;
+        o->total += nd * (k / 2);
+        if (up) /* children are numbered relative to the root in both trees */
+            o->in_order = at[0].parent >= 0 && at[0].parent == at[1].parent;
+        else
+            for (int a = 0; a < at[0].nkids; a++)
+                for (int b = 0; b < at[1].nkids; b++)
+                    o->in_order |= at[0].kids[a] == at[1].kids[b];
     }
     o->sync = o->total > x->plan.window; /* else all may be in flight: the slots only recycle requests */
     o->window = !o->sync || x->plan.window > STREAM_SENDS ? STREAM_SENDS
                 : x->plan.window < 1                      ? 1
                                                           : x->plan.window;
-    o->in_order = o->window == 1;
-    if (ntrees == 2 && up)
-        o->in_order |= at[0].parent >= 0 && at[0].parent == at[1].parent;
-    else if (ntrees == 2) /* children are numbered relative to the root in both trees */
-        for (int a = 0; a < at[0].nkids; a++)
-            for (int b = 0; b < at[1].nkids; b++)
-                o->in_order |= at[0].kids[a] == at[1].kids[b];
-    for (int s = 0; s < o->window; s++)
-        req[s].peer = -1;
-}
-
-/* Tree t's next piece to send (cut->k: none left). */
-static int stream_piece(const stream *o, int t)
-{
-    return o->next[t] < o->count[t] ? t + o->ntrees * (o->next[t] / o->ndest[t]) : o->cut->k;
+    o->in_order |= o->window == 1;
 }
 
 /* The tree whose next send may go now, or -1. */
 static int stream_next(const stream *o)
 {
-    int best = -1, bi = o->cut->k;
-    for (int t = 0; t < o->ntrees; t++) {
-        int i = stream_piece(o, t), u = 1 - t;
+    int k = o->cut->k;
+    if (o->ntrees == 1) {
+        int i = o->piece[0];
+        return i < k && (o->left == NULL || o->left[i] == 0) ? 0 : -1;
+    }
+    int best = -1, bi = k;
+    for (int t = 0; t < 2; t++) {
+        int i = o->piece[t], other = o->piece[1 - t];
         if (i >= bi || (o->left && o->left[i] > 0))
             continue;
-        if (o->ntrees == 2 && stream_piece(o, u) < o->cut->k && /* the other tree has sends left */
-            (o->in_order ? stream_piece(o, u) < i : o->busy[t] >= o->window - 1))
+        if (other < k && /* the other tree has sends left */
+            (o->in_order ? other < i : o->busy[t] >= o->window - 1))
             continue;
         best = t;
         bi = i;
@@ -170,16 +174,22 @@ static int stream_next(const stream *o)
 /* Posts every send that may go now. */
 static void stream_push(stream *o)
 {
+    if (o->sent == o->total)
+        return;
     for (int t; o->inflight < o->window && (t = stream_next(o)) >= 0; o->sent++, o->inflight++) {
-        int i = stream_piece(o, t), j = o->next[t]++ % o->ndest[t], s = 0;
+        int i = o->piece[t], j = o->dest[t], s = 0;
+        if (++o->dest[t] == o->ndest[t]) {
+            o->dest[t] = 0;
+            o->piece[t] += o->ntrees;
+        }
         int to = o->up ? o->at[t].parent : blx_xfer_member(o->x, o->at[t].kids[j]);
-        while (o->req[s].peer >= 0)
+        while (s < o->used && o->req[s].peer >= 0)
             s++;
+        o->used += s == o->used;
         size_t len, off = blx_cut_piece(o->cut, i, &len);
         (o->sync ? blx_issend : blx_isend)(&o->x->ep, o->x->buf + off, len, to, &o->req[s]);
         o->tree[s] = (char)t;
         o->busy[t]++;
-        o->used = s + 1 > o->used ? s + 1 : o->used;
     }
 }
 
@@ -194,8 +204,64 @@ static void stream_done(stream *o, int s)
 /* Once every send is posted: waits for those in flight. */
 static void stream_drain(stream *o)
 {
-    blx_waitall(&o->x->ep, o->used, o->req);
+    if (o->used == 1) /* one request: a plain wait */
+        blx_wait(&o->x->ep, &o->req[0]);
+    else if (o->used > 1)
+        blx_waitall(&o->x->ep, o->used, o->req);
     o->inflight = 0;
+}
+
+/* Waits for one of the sends in flight or of r[0..n) (NULL or inactive:
+ * none), which are moved beside the sends for the wait and back (a wait
+ * on a few requests, not on every receive posted).  Returns the index in
+ * r of the one that completed, or -1 for a send (then done). */
+static int stream_wait(stream *o, blx_req *const r[], int n)
+{
+    if (o->inflight == 0) { /* no send in flight: one receive is a plain wait */
+        int one = -1, count = 0;
+        for (int t = 0; t < n; t++)
+            if (r[t] != NULL && r[t]->peer >= 0)
+                one = t, count++;
+        if (count == 1) {
+            blx_wait(&o->x->ep, r[one]);
+            return one;
+        }
+    }
+    int m = o->used;
+    for (int t = 0; t < n; t++) {
+        o->req[m + t].peer = -1;
+        if (r[t] != NULL && r[t]->peer >= 0) {
+            o->req[m + t] = *r[t];
+            r[t]->peer = -1;
+        }
+    }
+    int s = blx_waitany(&o->x->ep, m + n, o->req);
+    for (int t = 0; t < n; t++) {
+        if (o->req[m + t].peer >= 0)
+            *r[t] = o->req[m + t];
+        o->req[m + t].peer = -1;
+    }
+    if (s >= m)
+        return s - m;
+    stream_done(o, s);
+    return -1;
+}
+
+/* One message along one tree, to children that all fit in flight (short
+ * messages, most calls): received whole, then sent to every child at once
+ * (a third fewer instructions than the stream on 2 to 4 processes). */
+static void bcast_whole(const blx_xfer *x, const blx_cut *cut, const place *at)
+{
+    const blx_ep *e = &x->ep;
+    blx_req r[STREAM_SENDS];
+    if (at->parent >= 0) {
+        blx_irecv_piece(e, x->buf, cut, 0, at->parent, &r[0]);
+        blx_wait(e, &r[0]);
+    }
+    for (int j = 0; j < at->nkids; j++)
+        blx_isend(e, x->buf, x->bytes, blx_xfer_member(x, at->kids[j]), &r[j]);
+    if (at->nkids > 0)
+        blx_waitall(e, at->nkids, r);
 }
 
 void blx_tree_bcast(const blx_xfer *x)
@@ -204,6 +270,10 @@ void blx_tree_bcast(const blx_xfer *x)
     blx_cut cut = blx_cut_make(x->bytes, x->plan.piece, 1, x->plan.lead);
     place at[2];
     int ntrees = places(x, at);
+    if (cut.k == 1 && ntrees == 1 && at[0].nkids <= STREAM_SENDS && at[0].nkids <= x->plan.window) {
+        bcast_whole(x, &cut, &at[0]);
+        return;
+    }
     blx_req stack[STACK_REQS], *rr = reqs(x, stack, cut.k);
     int lstack[STACK_REQS], *left = cut.k > STACK_REQS ? malloc((size_t)cut.k * sizeof *left) : lstack;
     if (left == NULL)
@@ -216,33 +286,21 @@ void blx_tree_bcast(const blx_xfer *x)
         if (left[i])
             blx_irecv_piece(e, x->buf + off, &cut, i, p->parent, &rr[i]);
     }
-    /* sends in flight, then the receive each tree's next send waits for */
-    blx_req w[STREAM_SENDS + 2];
+    blx_req w[STREAM_SENDS + 2]; /* sends in flight, and two to wait for with them */
     stream o;
     stream_start(&o, x, &cut, at, ntrees, 0, left, w);
     for (;;) {
         stream_push(&o);
         if (o.sent == o.total)
             break;
-        int n = o.used;
+        blx_req *next[2] = {NULL, NULL}; /* the receive each tree's next send waits for */
         for (int t = 0; t < ntrees; t++) {
-            int i = stream_piece(&o, t);
-            w[n + t].peer = -1;
-            if (i < cut.k && left[i] && rr[i].peer >= 0) {
-                w[n + t] = rr[i]; /* moved: rr[i] is then no longer waited for */
-                rr[i].peer = -1;
-            }
+            int i = o.piece[t];
+            next[t] = i < cut.k && left[i] ? &rr[i] : NULL;
         }
-        int s = blx_waitany(e, n + ntrees, w);
-        if (s < n)
-            stream_done(&o, s);
-        else
-            left[stream_piece(&o, s - n)] = 0;
-        for (int t = 0; t < ntrees; t++) { /* put back what did not complete */
-            if (w[n + t].peer >= 0)
-                rr[stream_piece(&o, t)] = w[n + t];
-            w[n + t].peer = -1;
-        }
+        int t = stream_wait(&o, next, ntrees);
+        if (t >= 0)
+            left[o.piece[t]] = 0;
     }
     stream_drain(&o);
     blx_waitall(e, cut.k, rr);
@@ -266,13 +324,15 @@ void blx_xfer_own(blx_xfer *x)
  * Folded as they arrive, they take their slots from a free list.  Where the
  * combine must be repeatable, each piece takes its children's contributions
  * in the tree's order, and contribution q takes slot q mod nslots once the
- * one before it there is folded; but pieces do not wait for each other: with
- * two trees a piece of one is folded and sent on while the other tree's
- * piece before it still waits for a child (a sum of 1 MiB to one of 64
- * simulated processes: 160.4 us, against 174.4 with every contribution
- * folded in q order).  The bits are the same either way.  The node's sends
- * in flight (at most STREAM_SENDS) have requests after the slots', so that
- * one wait serves both. */
+ * one before it there is folded.  Along one tree they are folded in q
+ * order (its pieces go up in order anyway); along two, pieces do not wait
+ * for each other: a piece of one tree is folded and sent on while the
+ * other tree's piece before it still waits for a child (a sum of 1 MiB to
+ * one of 64 simulated processes: 160.4 us, against 174.4 with every
+ * contribution folded in q order).  The bits are the same either way.  The
+ * node's sends in flight (at most STREAM_SENDS, and two requests the
+ * stream waits for with them) have requests after the slots', so that one
+ * wait serves both. */
 typedef struct fanin {
     const blx_xfer *x;
     place at[2];      /* piece i follows tree i % ntrees */
@@ -281,8 +341,8 @@ typedef struct fanin {
     char *tmp;
     size_t slot_bytes;
     int nslots, posted, folded, total, nfree;
-    int low;      /* repeatable: the first contribution not yet folded */
-    blx_req *req; /* [nslots + STREAM_SENDS] */
+    int low[2];   /* repeatable, two trees: each tree's first contribution not yet folded */
+    blx_req *req; /* [nslots + STREAM_SENDS + 2] */
     int *q;       /* [nslots] the contribution a slot holds (-1: none) */
     int *arrived; /* [nslots] its receive has completed */
     int *free;    /* [nslots] free slots (arrival order) */
@@ -324,6 +384,13 @@ static void fanin_post(fanin *f)
     }
 }
 
+/* Whether contribution q (posted) is of tree t (of two) and not yet folded. */
+static int fanin_waits(const fanin *f, int q, int t)
+{
+    int j;
+    return f->q[q % f->nslots] == q && fanin_piece(f, q, &j) % 2 == t;
+}
+
 /* Folds the contribution in slot s into its piece. */
 static void fanin_fold(fanin *f, int s)
 {
@@ -336,9 +403,6 @@ static void fanin_fold(fanin *f, int s)
     f->arrived[s] = 0;
     if (!f->x->ordered)
         f->free[f->nfree++] = s;
-    else
-        while (f->low < f->posted && f->q[f->low % f->nslots] != f->low)
-            f->low++;
 }
 
 /* Slot s has arrived: folds it at once, or where the combine must be
@@ -349,6 +413,11 @@ static void fanin_arrived(fanin *f, int s)
     f->arrived[s] = 1;
     if (!f->x->ordered) {
         fanin_fold(f, s);
+        return;
+    }
+    if (f->ntrees == 1) { /* one tree: its pieces go in order anyway, so all in q order */
+        while (f->folded < f->posted && f->arrived[f->folded % f->nslots])
+            fanin_fold(f, f->folded % f->nslots);
         return;
     }
     int q = f->q[s], j, piece = fanin_piece(f, q, &j);
@@ -394,10 +463,11 @@ static blx_cut combine_cut(const blx_xfer *x)
     return blx_cut_make(x->bytes, cap > x->unit ? cap : x->unit, x->unit, 0);
 }
 
-static void fanin_start(fanin *f, const blx_xfer *x, void *stack, size_t stack_bytes)
+static void fanin_start(fanin *f, const blx_xfer *x, const place at[2], int ntrees, void *stack,
+                        size_t stack_bytes)
 {
     f->x = x;
-    f->ntrees = places(x, f->at);
+    f->at[0] = at[0], f->at[1] = at[1], f->ntrees = ntrees;
     f->pair = f->at[0].nkids + f->at[1].nkids;
     f->cut = combine_cut(x);
     f->total = fanin_before(f, f->cut.k);
@@ -405,13 +475,14 @@ static void fanin_start(fanin *f, const blx_xfer *x, void *stack, size_t stack_b
         (f->cut.k > 1 ? f->cut.s : x->bytes) / 64 * 64 + 64; /* aligned: values follow locations */
     size_t fit = FANIN_BUDGET / f->slot_bytes;
     f->nslots = f->total < 1 ? 1 : (fit < 2 ? 2 : (fit > (size_t)f->total ? f->total : (int)fit));
-    f->posted = f->folded = f->low = 0;
+    f->posted = f->folded = f->low[0] = 0;
+    f->low[1] = f->at[0].nkids; /* tree B's first contribution */
     f->nfree = f->nslots;
     f->tmp = f->total
                  ? blx_scratch(BLX_SCRATCH_TMP, (size_t)f->nslots * f->slot_bytes, x->ep.ctxt, x->ep.routine)
                  : NULL;
     /* one block: requests, then q, arrived, free and left (on the stack when small) */
-    int nreq = f->nslots + STREAM_SENDS;
+    int nreq = f->nslots + STREAM_SENDS + 2; /* slots, then the stream's */
     size_t need = (size_t)nreq * sizeof *f->req + (3 * (size_t)f->nslots + (size_t)f->cut.k) * sizeof(int);
     f->req = need <= stack_bytes ? stack : malloc(need);
     if (f->req == NULL)
@@ -420,7 +491,7 @@ static void fanin_start(fanin *f, const blx_xfer *x, void *stack, size_t stack_b
     f->arrived = f->q + f->nslots;
     f->free = f->arrived + f->nslots;
     f->left = f->free + f->nslots;
-    for (int s = 0; s < nreq; s++)
+    for (int s = 0; s < f->nslots; s++) /* the stream sets up its own */
         f->req[s].peer = -1;
     for (int s = 0; s < f->nslots; s++) {
         f->q[s] = -1;
@@ -437,6 +508,12 @@ static void fanin_start(fanin *f, const blx_xfer *x, void *stack, size_t stack_b
 static void leaf_combine(const blx_xfer *x, const place at[2], int ntrees)
 {
     blx_cut cut = combine_cut(x);
+    if (cut.k == 1) { /* one message to one parent (most calls: short vectors) */
+        blx_req r;
+        blx_isend(&x->ep, x->buf, x->bytes, at[0].parent, &r);
+        blx_wait(&x->ep, &r);
+        return;
+    }
     blx_req w[STREAM_SENDS];
     stream o;
     stream_start(&o, x, &cut, at, ntrees, 1, NULL, w);
@@ -445,20 +522,71 @@ static void leaf_combine(const blx_xfer *x, const place at[2], int ntrees)
     stream_drain(&o);
 }
 
-/* Waits for what comes next: the next contribution to fold (any, when
- * folding as they arrive) or, with sends in flight, one of them.  Returns
- * the receive slot, or nslots + the send's index. */
-static int fanin_wait(fanin *f, const stream *o)
+/* Repeatable, two trees: the receive of tree t's next contribution to
+ * fold (its first not yet folded, and posted), or NULL; its slot in *slot. */
+static blx_req *fanin_next(fanin *f, int t, int *slot)
+{
+    while (f->low[t] < f->posted && !fanin_waits(f, f->low[t], t))
+        f->low[t]++;
+    *slot = f->low[t] % f->nslots;
+    return f->low[t] < f->posted ? &f->req[*slot] : NULL;
+}
+
+/* Waits for what comes next: a contribution to fold or, with sends in
+ * flight, one of them.  Folding as they arrive, any contribution; where
+ * the combine must be repeatable, each tree's next to fold (the others
+ * could not be folded yet, nor their pieces sent before it).  Returns the
+ * receive slot, or -1 for a send (then done). */
+static int fanin_wait(fanin *f, stream *o)
 {
     const blx_ep *e = &f->x->ep;
     if (f->folded == f->total) /* only sends are left */
-        return f->nslots + blx_waitany(e, o->used, o->req);
-    if (o->inflight > 0 || (f->x->ordered ? f->ntrees == 2 : f->nslots > 1))
-        return blx_waitany(e, f->nslots + (o->inflight > 0 ? o->used : 0), f->req);
-    /* one tree, in order: the contribution to fold next (or the one slot) */
-    int s = f->low % f->nslots;
-    blx_wait(e, &f->req[s]);
-    return s;
+        return stream_wait(o, NULL, 0);
+    if (!f->x->ordered) {
+        if (o->inflight == 0 && f->nslots == 1) {
+            blx_wait(e, &f->req[0]);
+            return 0;
+        }
+        int s = blx_waitany(e, f->nslots + o->used, f->req);
+        if (s < f->nslots)
+            return s;
+        stream_done(o, s - f->nslots);
+        return -1;
+    }
+    int slot[2] = {f->folded % f->nslots, 0}; /* one tree: folded in q order */
+    blx_req *next[2] = {&f->req[slot[0]], NULL};
+    if (f->ntrees == 2) {
+        next[0] = fanin_next(f, 0, &slot[0]);
+        next[1] = fanin_next(f, 1, &slot[1]);
+    }
+    if (o->inflight == 0 && next[1] == NULL) { /* one tree, nothing in flight: a plain wait */
+        blx_wait(e, next[0]);
+        return slot[0];
+    }
+    int t = stream_wait(o, next, 2);
+    return t < 0 ? -1 : slot[t];
+}
+
+/* One piece along one tree, every child's vector in a slot of its own
+ * (short vectors, most calls): all received at once, folded in the
+ * children's order (as they come when any order will do), then sent up
+ * whole.  About 200 fewer instructions a call than the general loop for
+ * a destination with 2 children. */
+static void combine_whole(fanin *f)
+{
+    const blx_ep *e = &f->x->ep;
+    fanin_post(f);
+    while (f->folded < f->total) {
+        int s = f->x->ordered ? f->folded : blx_waitany(e, f->nslots, f->req);
+        if (f->x->ordered)
+            blx_wait(e, &f->req[s]);
+        fanin_fold(f, s);
+    }
+    if (f->at[0].parent >= 0) {
+        blx_req r;
+        blx_isend(e, f->x->buf, f->x->bytes, f->at[0].parent, &r);
+        blx_wait(e, &r);
+    }
 }
 
 void blx_tree_combine(const blx_xfer *xin)
@@ -474,21 +602,26 @@ void blx_tree_combine(const blx_xfer *xin)
         blx_xfer_own(x);
     fanin f;
     _Alignas(64) char stack[2048];
-    fanin_start(&f, x, stack, sizeof stack);
-    stream o;
-    stream_start(&o, x, &f.cut, f.at, f.ntrees, 1, f.left, f.req + f.nslots);
-    for (;;) {
-        fanin_post(&f);
-        stream_push(&o);
-        if (f.folded == f.total && o.sent == o.total)
-            break;
-        int s = fanin_wait(&f, &o);
-        if (s < f.nslots)
-            fanin_arrived(&f, s);
+    fanin_start(&f, x, at, ntrees, stack, sizeof stack);
+    if (f.cut.k == 1 && ntrees == 1 && f.nslots == f.total) {
+        combine_whole(&f);
+    } else {
+        stream o; /* the destination sends nothing */
+        if (at[0].parent >= 0 || at[1].parent >= 0)
+            stream_start(&o, x, &f.cut, f.at, f.ntrees, 1, f.left, f.req + f.nslots);
         else
-            stream_done(&o, s - f.nslots);
+            o.x = x, o.cut = &f.cut, o.req = f.req + f.nslots, o.inflight = o.sent = o.total = o.used = 0;
+        for (;;) {
+            fanin_post(&f);
+            stream_push(&o);
+            if (f.folded == f.total && o.sent == o.total)
+                break;
+            int s = fanin_wait(&f, &o);
+            if (s >= 0)
+                fanin_arrived(&f, s);
+        }
+        stream_drain(&o);
     }
-    stream_drain(&o);
     if ((void *)f.req != (void *)stack)
         free(f.req);
 }
