@@ -25,8 +25,13 @@
  * to its parent.  Receives are posted ahead, piece after piece, into as many
  * slots as FANIN_BUDGET allows, so children need not wait; contributions are
  * folded as they arrive, or in the children's order when the combine must
- * be repeatable.  Every receive names its child (never MPI_ANY_SOURCE), so
- * pieces of different children and operations cannot be confused.  With a
+ * be repeatable.  A vector the plan sends whole (a binomial tree's best)
+ * whose children's copies do not fit the slots together comes from the
+ * children one after the other, the smallest subtree first: that is the
+ * order they are ready in, and the node's link takes d n bytes either way
+ * (pieces would only add latencies; see combine_cut).  Every receive names
+ * its child (never MPI_ANY_SOURCE), so pieces of different children and
+ * operations cannot be confused.  With a
  * second tree, pieces alternate between the trees as in the broadcast, and
  * the node's sends to its two parents go out as in the broadcast too.
  *
@@ -341,12 +346,13 @@ typedef struct fanin {
     char *tmp;
     size_t slot_bytes;
     int nslots, posted, folded, total, nfree;
-    int low[2];   /* repeatable, two trees: each tree's first contribution not yet folded */
-    blx_req *req; /* [nslots + STREAM_SENDS + 2] */
-    int *q;       /* [nslots] the contribution a slot holds (-1: none) */
-    int *arrived; /* [nslots] its receive has completed */
-    int *free;    /* [nslots] free slots (arrival order) */
-    int *left;    /* [k] children not yet folded into piece i */
+    int low[2];         /* repeatable, two trees: each tree's first contribution not yet folded */
+    int smallest_first; /* whole vectors, fewer slots than children: the last child first */
+    blx_req *req;       /* [nslots + STREAM_SENDS + 2] */
+    int *q;             /* [nslots] the contribution a slot holds (-1: none) */
+    int *arrived;       /* [nslots] its receive has completed */
+    int *free;          /* [nslots] free slots (arrival order) */
+    int *left;          /* [k] children not yet folded into piece i */
 } fanin;
 
 /* Contributions to the pieces before piece i. */
@@ -360,7 +366,7 @@ static int fanin_piece(const fanin *f, int q, int *j)
         r -= f->at[0].nkids;
         i++;
     }
-    *j = r;
+    *j = f->smallest_first ? f->at[0].nkids - 1 - r : r;
     return i;
 }
 
@@ -451,16 +457,25 @@ static blx_cut combine_cut(const blx_xfer *x)
                   x->bytes);
     if (x->unit == 0)
         return blx_cut_make(x->bytes, x->bytes + 1, 0, 0);
-    /* pieces small enough that every child's next piece fits the slots at
-     * once (the model may send the message whole: a node with d children
-     * posting fewer than d receives would take the children one by one) */
     if (x->bytes <= FANIN_BUDGET / 2 / (size_t)x->tree->np) /* fits whatever the degree */
         return blx_cut_make(x->bytes, x->plan.piece, x->unit, x->plan.lead);
+    /* Pieces small enough that every child's next two fit the slots at
+     * once: of cap bytes, one element over FANIN_BUDGET / 2d, so that a
+     * message of a power of two bytes never is a multiple of them (the cut
+     * would end in an empty piece, a latency more). */
     int d = max_kids(x->tree), d2 = max_kids(x->tree2);
-    size_t cap = FANIN_BUDGET / (2 * (size_t)(d > d2 ? d : d2)) / x->unit * x->unit;
+    size_t cap = FANIN_BUDGET / (2 * (size_t)(d > d2 ? d : d2)) / x->unit * x->unit + x->unit;
     if (x->plan.piece <= cap)
         return blx_cut_make(x->bytes, x->plan.piece, x->unit, x->plan.lead);
-    return blx_cut_make(x->bytes, cap > x->unit ? cap : x->unit, x->unit, 0);
+    /* A message the plan sends whole (a binomial tree's best) stays whole;
+     * where the children's vectors do not fit the slots together, they come
+     * one after the other (fanin_start).  Not at exactly cap bytes: a
+     * sender of more, cut into pieces of cap, would then send a first piece
+     * as long as the whole message expected here (a receiver that expects
+     * more or less must meet a piece of another length, blx_cut_make). */
+    if (x->plan.piece > x->bytes && x->bytes <= BLX_MAX_MSG && x->bytes != cap)
+        return blx_cut_make(x->bytes, x->plan.piece, x->unit, 0);
+    return blx_cut_make(x->bytes, cap, x->unit, 0);
 }
 
 static void fanin_start(fanin *f, const blx_xfer *x, const place at[2], int ntrees, void *stack,
@@ -473,8 +488,13 @@ static void fanin_start(fanin *f, const blx_xfer *x, const place at[2], int ntre
     f->total = fanin_before(f, f->cut.k);
     f->slot_bytes =
         (f->cut.k > 1 ? f->cut.s : x->bytes) / 64 * 64 + 64; /* aligned: values follow locations */
-    size_t fit = FANIN_BUDGET / f->slot_bytes;
-    f->nslots = f->total < 1 ? 1 : (fit < 2 ? 2 : (fit > (size_t)f->total ? f->total : (int)fit));
+    /* Two slots at least: the next receive is posted while one is folded (a
+     * child does not wait a latency for it); whole vectors of more than
+     * FANIN_BUDGET one (a vector's worth of scratch, as the reference's). */
+    size_t fit = FANIN_BUDGET / f->slot_bytes, least = f->cut.k == 1 && x->bytes > FANIN_BUDGET ? 1 : 2;
+    fit = fit < least ? least : fit;
+    f->nslots = f->total < 1 ? 1 : (fit > (size_t)f->total ? f->total : (int)fit);
+    f->smallest_first = f->cut.k == 1 && ntrees == 1 && f->nslots < f->total;
     f->posted = f->folded = f->low[0] = 0;
     f->low[1] = f->at[0].nkids; /* tree B's first contribution */
     f->nfree = f->nslots;

@@ -20,6 +20,14 @@
  * holds both.  Its gain shows in simulation (sim/results.md), its
  * repeatable folding in t_longmsg.  Here it runs with far more pieces than
  * its receive slots hold, processes coming late: it must end, and right.
+ *
+ * A fan-in of whole vectors larger than a node's slots hold for all its
+ * children (TOP '1', binomial, 4 MiB on 8 processes: two slots for three
+ * children; 12 MiB: one, above the budget) takes the children one after the other, the smallest subtree
+ * first, as they are ready: the destination's receives, watched, must be
+ * of whole vectors and posted in that order, folding as they arrive and
+ * repeatably, and the sum right.  (Cut into pieces of FANIN_BUDGET / 2d,
+ * as before, every receive was of a piece.)
  */
 #include <time.h>
 
@@ -37,6 +45,21 @@ typedef struct {
     int on, to_a, to_b, sent_a, sent_b, a_before_b;
 } watch;
 static watch w;
+
+/* The destination's receives during a watched fan-in: source and size. */
+#define MAX_RECVS 64
+static struct {
+    int on, n, from[MAX_RECVS], count[MAX_RECVS];
+} rw;
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    if (rw.on && rw.n < MAX_RECVS) {
+        rw.from[rw.n] = source;
+        rw.count[rw.n++] = count;
+    }
+    return PMPI_Irecv(buf, count, type, source, tag, comm, req);
+}
 
 static void note(int dest)
 {
@@ -125,6 +148,27 @@ static void run(int ctxt, int np, int me, int root)
     blx_tree_free(b);
 }
 
+/* A sum's vector: process me holds (me + 1) (k mod 1000) at k. */
+static double *sum_vector(size_t bytes, int me)
+{
+    long n = (long)(bytes / sizeof(double));
+    double *v = malloc(bytes);
+    for (long k = 0; k < n; k++)
+        v[k] = (double)(me + 1) * (double)(k % 1000);
+    return v;
+}
+
+/* The first element of the sum over np processes that is wrong, or -1. */
+static long sum_wrong(const double *v, size_t bytes, int np)
+{
+    long n = (long)(bytes / sizeof(double));
+    double sum = (double)np * (np + 1) / 2;
+    for (long k = 0; k < n; k++)
+        if (v[k] != sum * (double)(k % 1000))
+            return k;
+    return -1;
+}
+
 /* A sum to one along the two trees of far more pieces than a node's
  * receive slots hold (FANIN_BUDGET, tree_walk.c: 48 MiB in pieces of about
  * 250 KiB on 8 processes, 32 slots), every third process entering late:
@@ -144,21 +188,67 @@ static void big_sum(int ctxt, int np, int me, int dest)
     blx_route_in in = {np, BIG_BYTES, 0, 1, 1, 1, &c->model, &s->trees, &s->routes};
     blx_route_remember(&in, 1, &r);
     long n = (long)(BIG_BYTES / sizeof(double));
-    double *v = malloc(BIG_BYTES);
-    for (long k = 0; k < n; k++)
-        v[k] = (double)(me + 1) * (double)(k % 1000);
+    double *v = sum_vector(BIG_BYTES, me);
     if (me % 3 == 1)
         nanosleep(&(struct timespec){0, LATE_NS / 3}, NULL);
     unsigned long before = blx_topology_runs(t);
     Cdgsum2d(ctxt, "A", " ", (int)n, 1, v, (int)n, 0, dest);
     CHECK(blx_topology_runs(t) == before + 1, "sum to %d: the two trees did not run", dest);
-    long bad = -1;
-    double sum = (double)np * (np + 1) / 2;
-    for (long k = 0; me == dest && k < n && bad < 0; k++)
-        if (v[k] != sum * (double)(k % 1000))
-            bad = k;
+    long bad = me == dest ? sum_wrong(v, BIG_BYTES, np) : -1;
     CHECK(bad < 0, "sum to %d: element %ld is %g", dest, bad, bad < 0 ? 0 : v[bad]);
     free(v);
+}
+
+/* Members in the subtree of node v (relative) of tree t. */
+static int subtree(const blx_tree *t, int v)
+{
+    int size = 0;
+    for (int u = 0; u < t->np; u++) {
+        int a = u;
+        while (a >= 0 && a != v)
+            a = t->parent[a];
+        size += a == v;
+    }
+    return size;
+}
+
+/* A sum to 'dest' along TOP '1' of 'bytes', repeatable or not: the
+ * destination's children come whole, the smallest subtree first. */
+static void whole_sum(int ctxt, int np, int me, int dest, size_t bytes, int repeatable)
+{
+    const blx_topology *t = blx_topology_find('1');
+    blx_tree *tree = blx_tree_build(np, t->combine_tree, '1', 0);
+    CHECK(tree != NULL, "the 1-tree of %d could not be built", np);
+    if (tree == NULL)
+        return;
+    Cblacs_set(ctxt, BLACS_SGET_TOPSREPEAT, &repeatable);
+    long n = (long)(bytes / sizeof(double));
+    double *v = sum_vector(bytes, me);
+    rw.on = me == dest, rw.n = 0;
+    unsigned long before = blx_topology_runs(t);
+    Cdgsum2d(ctxt, "A", "1", (int)n, 1, v, (int)n, 0, dest);
+    rw.on = 0;
+    CHECK(blx_topology_runs(t) == before + 1, "sum to %d along '1': the 1-tree did not run", dest);
+    if (me == dest) {
+        int d = blx_tree_nkids(tree, 0), last = 0;
+        CHECK(rw.n == d, "sum to %d (repeatable %d): %d receives for %d children", dest, repeatable, rw.n, d);
+        for (int i = 0; i < rw.n; i++) {
+            int rel = (rw.from[i] - dest + np) % np, size = tree->parent[rel] == 0 ? subtree(tree, rel) : -1;
+            CHECK(rw.count[i] == (int)bytes,
+                  "sum to %d (repeatable %d): receive %d of %d bytes, not the whole vector of %zu", dest,
+                  repeatable, i, rw.count[i], bytes);
+            CHECK(size >= last,
+                  "sum to %d (repeatable %d): receive %d from a child of subtree %d after one of %d", dest,
+                  repeatable, i, size, last);
+            last = size;
+        }
+    }
+    long bad = me == dest ? sum_wrong(v, bytes, np) : -1;
+    CHECK(bad < 0, "sum to %d along '1': element %ld is %g", dest, bad, bad < 0 ? 0 : v[bad]);
+    int off = 0;
+    Cblacs_set(ctxt, BLACS_SGET_TOPSREPEAT, &off);
+    free(v);
+    blx_tree_free(tree);
 }
 
 int main(int argc, char **argv)
@@ -173,6 +263,11 @@ int main(int argc, char **argv)
     run(ctxt, np, mt_rank, np - 1);
     big_sum(ctxt, np, mt_rank, 0);
     big_sum(ctxt, np, mt_rank, np / 2);
+    for (int repeatable = 0; repeatable < 2; repeatable++) {
+        whole_sum(ctxt, np, mt_rank, 0, (size_t)4 << 20, repeatable);
+        whole_sum(ctxt, np, mt_rank, np - 1, (size_t)4 << 20, repeatable);
+        whole_sum(ctxt, np, mt_rank, np / 2, (size_t)12 << 20, repeatable);
+    }
     Cblacs_gridexit(ctxt);
     return mpitest_finish("t_streams");
 }
