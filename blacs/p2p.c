@@ -21,8 +21,10 @@
  *    waits for it: the receive is posted, so the wait ends, and nothing is
  *    copied.  The receiver takes whichever comes first, the whole message
  *    or the first piece, and withdraws the other receives.  A sender that
- *    finds no note sends buffered, and its buffer stays active until the
- *    note arrives, so every note is received.
+ *    finds no note, or whose receiver has already sent it a message it has
+ *    not received (an exchange: the receiver would wait while this process
+ *    waits for its copy), sends buffered, and its buffer stays active until
+ *    the note arrives, so every note is received.
  *
  * Tags come from the pair's counters (msgid/), the same on both channels;
  * a note travels the other way than its message, which is why the side
@@ -46,13 +48,13 @@
  *   piece size is sqrt(n (alpha + o) / beta), and the time about n beta +
  *   2 sqrt(n (alpha + o) beta) + alpha.
  *   Straight from A: alpha (the note) + alpha + n beta, one copy (MPI's).
- *   A sender waits for the note at most 4 alpha (NOTE_WAIT_ALPHAS; not at
+ *   A sender waits for the note at most 1 alpha (NOTE_WAIT_ALPHAS; not at
  *   all with more processes than processors, overlap = 0, where waiting
  *   keeps the receiver off the core): a sender whose receiver is late loses
- *   those few alphas, small beside the copy of 64 KiB or more, and one whose
- *   receiver is a moment from ready (an echo: the reply's receiver is
- *   finishing its send) saves the copy and the pieces.  (Waiting n beta / 10
- *   instead cost an exchange where both send first 20-27% at 1 MiB.)
+ *   that alpha, and one whose receiver is a moment from ready (an echo: the
+ *   reply's receiver is finishing its send) saves the copy and the pieces.
+ *   (Waiting 4 alpha cost an exchange of 64 KiB 30%; waiting n beta / 10,
+ *   20-27% at 1 MiB.)
  */
 #include <stdlib.h>
 
@@ -103,19 +105,44 @@ static int with_note(const blx_ctx *c, int peer, size_t n)
 
 /* How long a sender waits for the ready note, in alphas: long enough for a
  * receiver that is a moment from ready (an echo's reply: its receiver is
- * finishing its own send), short beside a long message's time. */
-#define NOTE_WAIT_ALPHAS 4
+ * finishing its own send), short beside the copy it may save.  Measured on
+ * 2 processes here (64 KiB and 1 MiB echoes and exchanges, medians of 1,000):
+ * 1 alpha catches every echo's note that 4 did, and in an exchange where
+ * both send at once, each waiting for a note that comes only after the
+ * other's send, costs 1 us a send instead of 4 (64 KiB: 10.4-10.8 us an
+ * exchange, against 13.4-13.8). */
+#define NOTE_WAIT_ALPHAS 1
+
+/* Whether the peer's next message to this process has already arrived: the
+ * peer sent first and now waits for ours (LAWN 73 figure 3's exchange, one
+ * side a moment late), so its note may be here too.  Sending straight would
+ * then keep this process waiting while the peer copies, where sending
+ * buffered lets both copy at once: with this and the 1-alpha wait above,
+ * exchanges on 2 processes here (blacsbench, 3 launches alternated) took
+ * 95.7-98.1 us at 1 MiB and 26.5-27.8 at 256 KiB, against 121.7-126.3 and
+ * 39.4-40.1 before; the echo's times did not move. */
+static int peer_sent_first(blx_ctx *c, int peer, const char *routine)
+{
+    blx_ep in = blx_grid_ep(c, blx_msgid_peek_recv(&c->ids, peer), routine);
+    return blx_arrived(&in, peer, in.tag);
+}
 
 /* The receiver's ready note, waited for as long as the cost model says
- * (header); 1: it has come. */
-static int receiver_ready(const blx_ctx *c, const blx_ep *side, blx_req *note)
+ * (header), unless the peer turns out to be sending to this process; 1: it
+ * has come. */
+static int receiver_ready(blx_ctx *c, const blx_ep *side, blx_req *note, int peer, const char *routine)
 {
     double budget = c->model.overlap ? NOTE_WAIT_ALPHAS * c->model.alpha : 0.0;
     double t0 = MPI_Wtime();
-    while (!blx_test(side, note))
+    for (;;) { /* the test first: MPI_Iprobe may see a message only after the progress a test makes */
+        int ready = blx_test(side, note);
+        if (peer_sent_first(c, peer, routine))
+            return 0;
+        if (ready)
+            return 1;
         if (MPI_Wtime() - t0 >= budget)
             return 0;
-    return 1;
+    }
 }
 
 static void send_buffered(blx_ctx *c, const blx_call *call, const blx_shape *s, const void *A,
@@ -157,7 +184,7 @@ void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const cha
     if (with_note(c, dest, bytes))
         blx_irecv(&side, NULL, 0, dest, &note);
     int straight = note.peer >= 0 && c->check == MPI_COMM_NULL && blx_shape_contiguous(&s);
-    if (straight && receiver_ready(c, &side, &note)) {
+    if (straight && receiver_ready(c, &side, &note, dest, call->name)) {
         blx_req r;
         blx_isend(&side, A, bytes, dest, &r);
         blx_wait(&side, &r);

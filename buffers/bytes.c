@@ -197,8 +197,7 @@ void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call)
     check(e, wait_any(e, 1, r, &k, &st), call);
 }
 
-/* Candidate member k's next message is here. */
-static int arrived(const blx_ep *e, int k, int tag)
+int blx_arrived(const blx_ep *e, int k, int tag)
 {
     int flag = 0;
     check(e, MPI_Iprobe(blx_ep_rank(e, k), tag, e->comm, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe");
@@ -224,7 +223,7 @@ static int probe_once(const blx_ep *e, const int *tags)
     }
     for (int i = 1; i <= e->np; i++) {
         int k = (e->me + i) % e->np;
-        if (tags[k] >= 0 && arrived(e, k, tags[k]))
+        if (tags[k] >= 0 && blx_arrived(e, k, tags[k]))
             return k;
     }
     return -1;

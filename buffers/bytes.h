@@ -127,6 +127,9 @@ BLX_INTERNAL void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call
  * the caller then receives from k by name.  Polls (MPI_Iprobe) and yields
  * the processor in between; the report hook hears how long it has waited. */
 BLX_INTERNAL int blx_probe_first(const blx_ep *e, const int *tags);
+/* Whether a message with this tag from member k has arrived (not received:
+ * MPI_Iprobe). */
+BLX_INTERNAL int blx_arrived(const blx_ep *e, int k, int tag);
 
 /* A locally-blocking send, piece by piece: each piece of b (at most
  * BLX_MAX_MSG bytes at offset off) goes to member 'to' as soon as it is

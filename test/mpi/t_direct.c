@@ -14,6 +14,9 @@
  *   - below the threshold (64 KiB - 8): buffered, whoever comes first;
  *   - LAWN 73 figure 3's exchange at 1 MiB, both sends returning before a
  *     barrier that both receives follow: buffered both ways;
+ *   - the same exchange with {0,0} 200 ms late, {0,1}'s ready note waiting
+ *     for it: buffered both ways all the same (a straight send would wait
+ *     while the other copies);
  *   - an echo of 200 round trips of 256 KiB: every element right; how many
  *     sends went straight is printed (it depends on timing, so it is not
  *     asserted);
@@ -21,7 +24,8 @@
  *     right, in order.
  * With the argument "crowded", the model of more processes than processors
  * (alpha = 100 us, overlap = 0): 256 KiB goes buffered even to a waiting
- * receiver, 1 MiB straight; the sender does not wait for the note at all.
+ * receiver, 1 MiB straight; the sender does not wait for the note at all;
+ * both exchanges as above.
  * The size mismatches on the straight way are test/mpi/t_mismatch's.
  */
 #include <time.h>
@@ -94,27 +98,35 @@ static void one(int ctxt, int me, const char *what, char uplo, int m, int n, int
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/* Both send 1 MiB, then both receive (LAWN 73 figure 3); a barrier between
- * makes sure neither receiver is waiting when the sends are made. */
-static void exchange(int ctxt, int me)
+/* Both send 1 MiB, then both receive (LAWN 73 figure 3).  Not late: a
+ * barrier between makes sure neither receiver is waiting when the sends are
+ * made.  Late: {0,1} sends and waits in its receive (its ready note sent)
+ * 200 ms before {0,0} sends, which finds the note but also {0,1}'s message,
+ * not yet received.  Either way both must send buffered, so that neither
+ * waits while the other copies (p2p.c). */
+static void exchange(int ctxt, int me, int late)
 {
-    int n = 1 << 17, other = 1 - me;
+    const char *what = late ? "late exchange" : "exchange";
+    int n = 1 << 17, other = 1 - me, salt = 3 + late;
     double *out = malloc(n * sizeof *out), *in = malloc(n * sizeof *in);
     for (int k = 0; k < n; k++) {
-        out[k] = (double)mt_value(me, 3, k);
+        out[k] = (double)mt_value(me, salt, k);
         in[k] = -1.0;
     }
     unsigned long d, b;
     ways(&d, &b);
+    if (late && me == 0)
+        pause_200ms();
     Cdgesd2d(ctxt, n, 1, out, n, 0, other);
-    Cblacs_barrier(ctxt, "All"); /* both sends returned before either receive starts */
+    if (!late)
+        Cblacs_barrier(ctxt, "All"); /* both sends returned before either receive starts */
     Cdgerv2d(ctxt, n, 1, in, n, 0, other);
     ways(&d, &b);
     long bad = 0;
     for (int k = 0; k < n; k++)
-        bad += in[k] != (double)mt_value(other, 3, k);
-    CHECK(bad == 0, "exchange: %ld elements wrong", bad);
-    CHECK(d == 0 && b == 1, "exchange: %lu sends straight, %lu buffered (want 0, 1)", d, b);
+        bad += in[k] != (double)mt_value(other, salt, k);
+    CHECK(bad == 0, "%s: %ld elements wrong", what, bad);
+    CHECK(d == 0 && b == 1, "%s, process %d: %lu sends straight, %lu buffered (want 0, 1)", what, me, d, b);
     free(out);
     free(in);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -198,7 +210,8 @@ int main(int argc, char **argv)
         one(ctxt, me, "crowded: 256 KiB, receiver first", 'G', 4 * k64, 1, 4 * k64, 4 * k64, 1, 'b', 9);
         one(ctxt, me, "crowded: 1 MiB, receiver first", 'G', 16 * k64, 1, 16 * k64, 16 * k64, 1, 'd', 10);
         one(ctxt, me, "crowded: 1 MiB, sender first", 'G', 16 * k64, 1, 16 * k64, 16 * k64, 0, 'b', 11);
-        exchange(ctxt, me);
+        exchange(ctxt, me, 0);
+        exchange(ctxt, me, 1);
         Cblacs_gridexit(ctxt);
         return mpitest_finish("t_direct");
     }
@@ -210,7 +223,8 @@ int main(int argc, char **argv)
     one(ctxt, me, "1 MiB, sender first", 'G', k64, 16, k64, k64, 0, 'b', 6);
     one(ctxt, me, "64 KiB - 8, receiver first", 'G', k64 - 1, 1, k64 - 1, k64 - 1, 1, 'b', 7);
     one(ctxt, me, "64 KiB - 8, sender first", 'G', k64 - 1, 1, k64 - 1, k64 - 1, 0, 'b', 8);
-    exchange(ctxt, me);
+    exchange(ctxt, me, 0);
+    exchange(ctxt, me, 1);
     echo(ctxt, me);
     queue(ctxt, me);
     Cblacs_gridexit(ctxt);
