@@ -60,26 +60,20 @@ int blx_parse_seconds(const char *text, double *out)
 size_t blx_env_bytes(const char *name, size_t dflt)
 {
     const char *s = getenv(name);
-    size_t v;
-    if (s == NULL)
-        return dflt;
-    if (blx_parse_bytes(s, &v) != 0)
+    if (s != NULL && blx_parse_bytes(s, &dflt) != 0)
         blx_fatal(-1, name,
-                  "'%s' is not a size: give bytes as digits with an optional K, M, G or T "
-                  "(powers of 1024), e.g. 64M",
+                  "'%s' is not a size: give bytes as digits with an optional K, M, G or T (powers of 1024), "
+                  "e.g. 64M",
                   s);
-    return v;
+    return dflt;
 }
 
 double blx_env_seconds(const char *name, double dflt)
 {
     const char *s = getenv(name);
-    double v;
-    if (s == NULL)
-        return dflt;
-    if (blx_parse_seconds(s, &v) != 0)
+    if (s != NULL && blx_parse_seconds(s, &dflt) != 0)
         blx_fatal(-1, name, "'%s' is not a number of seconds (0 or more)", s);
-    return v;
+    return dflt;
 }
 
 int blx_env_int(const char *name, int dflt, int lo, int hi)

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "watch.h"
+#include "agree.h"
 
 enum {
     V_OP,
@@ -61,16 +61,18 @@ static void coords(const blx_ctx *c, const blx_scope *s, int k, int *row, int *c
     *col = g % c->npcol;
 }
 
-static void report(const blx_ctx *c, blx_scope *s, const blx_call *call, const long long *all)
+static void report(const blx_call *k, const long long *all)
 {
+    const blx_ctx *c = k->c;
+    const blx_scope *s = k->s;
     for (int i = 0; i < NV; i++)
-        for (int k = 1; k < s->np; k++) {
-            long long a = all[i], b = all[k * NV + i];
+        for (int m = 1; m < s->np; m++) {
+            long long a = all[i], b = all[m * NV + i];
             if (a == b)
                 continue;
             int r0, c0, rk, ck;
             coords(c, s, 0, &r0, &c0);
-            coords(c, s, k, &rk, &ck);
+            coords(c, s, m, &rk, &ck);
             char va[24], vb[24];
             if (i == V_TOP || i == V_UPLO || i == V_DIAG) {
                 snprintf(va, sizeof va, "'%c'", (int)a);
@@ -85,24 +87,51 @@ static void report(const blx_ctx *c, blx_scope *s, const blx_call *call, const l
                 snprintf(va, sizeof va, "%lld", a);
                 snprintf(vb, sizeof vb, "%lld", b);
             }
-            blx_fatal_once(s->me == 0, c->handle, call->name,
+            blx_fatal_once(s->me == 0, c->handle, k->name,
                            "the processes of scope '%c' disagree on %s: {%d,%d} passes %s, {%d,%d} passes %s "
                            "(found at BLACS_DEBUG=3)",
                            "RCA"[s->id], what[i], r0, c0, va, rk, ck, vb);
         }
 }
 
-void blx_agree_collective(const blx_ctx *c, blx_scope *s, const blx_call *call, const blx_agreement *a)
+/* What the members must agree on, as the record says (values that do not
+ * apply are 0). */
+static void values(const blx_call *k, long long v[NV])
 {
-    long long v[NV] = {a->op,  (int)call->type, a->count, a->uplo,    a->diag,  a->m,        a->n,
-                       a->top, a->all,          a->root,  a->located, a->rings, a->branches, a->repeat};
+    const blx_ctx *c = k->c;
+    const blx_shape *t = &k->shape;
+    int bcast = k->kind != BLX_COMBINE, tr = t->uplo != 'G';
+    int located = !bcast && k->op != BLX_OP_SUM && k->op != BLX_OP_USER && k->ldia != -1;
+    long long all[NV] = {bcast ? 1 : 2 + (int)k->op,
+                         (int)k->type,
+                         (long long)blx_shape_count(t),
+                         t->uplo,
+                         tr ? (t->unit ? 'U' : 'N') : 0,
+                         tr ? t->m : 0,
+                         tr ? t->n : 0,
+                         k->letter,
+                         !bcast && k->peer < 0,
+                         k->peer,
+                         located,
+                         k->letter == 'M' ? (bcast ? c->nr_bs : c->nr_co) : 0,
+                         k->letter == 'T' ? (bcast ? c->nb_bs : c->nb_co) : 0,
+                         !bcast && c->topsrepeat != 0};
+    memcpy(v, all, sizeof all);
+}
+
+void blx_agree_collective(const blx_call *k)
+{
+    const blx_ctx *c = k->c;
+    const blx_scope *s = k->s;
+    long long v[NV];
+    values(k, v);
     long long lo[NV], hi[NV];
     MPI_Comm comm = c->agree[s->id];
-    blx_ep e = blx_scope_ep(c, s, 0, call->name);
+    blx_ep e = blx_scope_ep(c, s, 0, k->name);
     MPI_Request r[2];
-    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, lo, NV, MPI_LONG_LONG, MPI_MIN, comm, &r[0]),
+    blx_check_mpi(c->handle, k->name, MPI_Iallreduce(v, lo, NV, MPI_LONG_LONG, MPI_MIN, comm, &r[0]),
                   "MPI_Iallreduce");
-    blx_check_mpi(c->handle, call->name, MPI_Iallreduce(v, hi, NV, MPI_LONG_LONG, MPI_MAX, comm, &r[1]),
+    blx_check_mpi(c->handle, k->name, MPI_Iallreduce(v, hi, NV, MPI_LONG_LONG, MPI_MAX, comm, &r[1]),
                   "MPI_Iallreduce");
     blx_wait_mpi(&e, &r[0], "MPI_Iallreduce");
     blx_wait_mpi(&e, &r[1], "MPI_Iallreduce");
@@ -110,13 +139,13 @@ void blx_agree_collective(const blx_ctx *c, blx_scope *s, const blx_call *call, 
         return;
     long long *all = malloc((size_t)s->np * NV * sizeof *all);
     if (all == NULL)
-        blx_fatal(c->handle, call->name,
+        blx_fatal(c->handle, k->name,
                   "the processes disagree (found at BLACS_DEBUG=3); out of memory to say how");
     MPI_Request g;
-    blx_check_mpi(c->handle, call->name,
-                  MPI_Iallgather(v, NV, MPI_LONG_LONG, all, NV, MPI_LONG_LONG, comm, &g), "MPI_Iallgather");
+    blx_check_mpi(c->handle, k->name, MPI_Iallgather(v, NV, MPI_LONG_LONG, all, NV, MPI_LONG_LONG, comm, &g),
+                  "MPI_Iallgather");
     blx_wait_mpi(&e, &g, "MPI_Iallgather");
-    report(c, s, call, all); /* every member reports the same; the first to abort ends the job */
+    report(k, all); /* every member reports the same; the first to abort ends the job */
     free(all);
 }
 
@@ -142,12 +171,13 @@ static void describe(const p2p_header *h, char *buf, size_t len)
                  type_name(h->type), h->uplo, h->diag, h->bytes);
 }
 
-static p2p_header header_of(const blx_call *call, const blx_shape *s)
+static p2p_header header_of(const blx_call *k)
 {
+    const blx_shape *s = &k->shape;
     p2p_header h = {(long long)blx_shape_bytes(s),
                     s->m,
                     s->n,
-                    (int)call->type,
+                    (int)k->type,
                     s->uplo,
                     s->uplo == 'G' ? 'N' : (s->unit ? 'U' : 'N')};
     return h;
@@ -155,22 +185,22 @@ static p2p_header header_of(const blx_call *call, const blx_shape *s)
 
 size_t blx_agree_header_bytes(void) { return sizeof(p2p_header); }
 
-void blx_agree_send(const blx_ctx *c, const blx_call *call, const blx_shape *s, blx_buf *b, size_t at,
-                    int dest, int tag)
+void blx_agree_send(const blx_call *k, blx_buf *b, size_t at)
 {
-    p2p_header h = header_of(call, s);
+    p2p_header h = header_of(k);
     memcpy(b->data + at, &h, sizeof h);
-    blx_ep e = blx_grid_ep(c, tag, call->name);
-    e.comm = c->check;
-    blx_send_piece_buffered(&e, b, at, sizeof h, dest);
+    blx_ep e = blx_grid_ep(k->c, k->tag, k->name);
+    e.comm = k->c->check;
+    blx_send_piece_buffered(&e, b, at, sizeof h, k->peer);
 }
 
-void blx_agree_recv(const blx_ctx *c, const blx_call *call, const blx_shape *s, int src, int tag)
+void blx_agree_recv(const blx_call *k)
 {
-    p2p_header got, want = header_of(call, s);
-    blx_ep e = blx_grid_ep(c, tag, call->name);
+    const blx_ctx *c = k->c;
+    p2p_header got, want = header_of(k);
+    blx_ep e = blx_grid_ep(c, k->tag, k->name);
     e.comm = c->check;
-    blx_recv(&e, &got, sizeof got, src);
+    blx_recv(&e, &got, sizeof got, k->peer);
     /* a general matrix may be received with another M x N of the same size */
     int same = got.bytes == want.bytes && got.type == want.type && got.uplo == want.uplo &&
                (want.uplo == 'G' || (got.m == want.m && got.n == want.n && got.diag == want.diag));
@@ -179,7 +209,6 @@ void blx_agree_recv(const blx_ctx *c, const blx_call *call, const blx_shape *s, 
     char gs[128], ws[128];
     describe(&got, gs, sizeof gs);
     describe(&want, ws, sizeof ws);
-    blx_fatal(c->handle, call->name,
-              "process {%d,%d} sends %s, this call receives %s (found at BLACS_DEBUG=3)", src / c->npcol,
-              src % c->npcol, gs, ws);
+    blx_fatal(c->handle, k->name, "process {%d,%d} sends %s, this call receives %s (found at BLACS_DEBUG=3)",
+              k->peer / c->npcol, k->peer % c->npcol, gs, ws);
 }

@@ -1,45 +1,24 @@
 /*
- * blacs/api_c.c - the C interface.  Every routine is a thin wrapper over the
- * shared core; the per-type routines are generated from the type list.
+ * blacs/api_c.c - the C interface's support routines, each a thin wrapper
+ * over the shared core (the communication routines: api_comm.c).
  * Integers are blacs_int (blacs.h): the core keeps contexts, coordinates
  * and grid sizes as int (MPI ranks; blx_int_arg checks them in the ILP64
  * library) and M, N, LDA, LDIA as 64-bit.
  */
 #include "blacs.h"
-#include "internal.h"
-#include "ops.h"
+#include "call.h"
 
 #define I(v, name) blx_int_arg((v), routine, (name))
 
 /* ---- support routines ---- */
 
-static void pinfo(blacs_int *mypnum, blacs_int *nprocs)
-{
-    int me, np;
-    blx_pinfo(&me, &np);
-    *mypnum = me;
-    *nprocs = np;
-}
-
-BLX_API void Cblacs_pinfo(blacs_int *mypnum, blacs_int *nprocs) { pinfo(mypnum, nprocs); }
-BLX_API void Cblacs_setup(blacs_int *mypnum, blacs_int *nprocs) { pinfo(mypnum, nprocs); }
-
+BLX_API void Cblacs_pinfo(blacs_int *mypnum, blacs_int *nprocs) { blx_pinfo(mypnum, nprocs); }
+BLX_API void Cblacs_setup(blacs_int *mypnum, blacs_int *nprocs) { blx_pinfo(mypnum, nprocs); }
 BLX_API void Cblacs_get(blacs_int ConTxt, blacs_int what, blacs_int *val)
 {
-    const char *routine = "BLACS_GET";
-    int w = I(what, "WHAT");
-    /* the codes that ignore ConTxt take any value */
-    int ctxt = w < BLACS_SGET_BLACSCONTXT ? blx_int_or_none(ConTxt) : I(ConTxt, "ConTxt");
-    blx_get(BLX_IFACE_C, ctxt, w, val);
+    blx_get(BLX_IFACE_C, ConTxt, what, val);
 }
-
-BLX_API void Cblacs_set(blacs_int ConTxt, blacs_int what, blacs_int *val)
-{
-    const char *routine = "BLACS_SET";
-    int w = I(what, "WHAT");
-    int ctxt = w < BLACS_SGET_BLACSCONTXT ? blx_int_or_none(ConTxt) : I(ConTxt, "ConTxt");
-    blx_set(ctxt, w, val);
-}
+BLX_API void Cblacs_set(blacs_int ConTxt, blacs_int what, blacs_int *val) { blx_set(ConTxt, what, val); }
 
 BLX_API void Cblacs_gridinit(blacs_int *ConTxt, char *order, blacs_int nprow, blacs_int npcol)
 {
@@ -102,8 +81,8 @@ BLX_API void Cblacs_pcoord(blacs_int ConTxt, blacs_int pnum, blacs_int *prow, bl
 
 BLX_API void Cblacs_barrier(blacs_int ConTxt, char *scope)
 {
-    const char *routine = "BLACS_BARRIER";
-    blx_barrier(I(ConTxt, "ConTxt"), scope);
+    blx_call k = {.name = "BLACS_BARRIER", .kind = BLX_BARRIER, .ctxt = ConTxt, .scope = scope};
+    blx_barrier(&k);
 }
 
 BLX_API void Cblacs_stats(blacs_int ConTxt)
@@ -146,93 +125,3 @@ BLX_API MPI_Comm Cblacs2sys_handle(blacs_int BlacsCtxt)
 }
 
 BLX_API void Cfree_blacs_system_handle(blacs_int ISysCtxt) { blx_sys_free(blx_int_or_none(ISysCtxt)); }
-
-/* ---- communication routines, per type ---- */
-
-/* The context and a coordinate of a communication routine, as ints. */
-#define CTX blx_int_arg(ConTxt, call.name, "ConTxt")
-#define RC(v, arg) blx_int_arg((v), call.name, (arg))
-
-#define BLX_C_P2P(v, V, R, cplx)                                                                        \
-    BLX_API void C##v##gesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, R *A, blacs_int lda,          \
-                              blacs_int rdest, blacs_int cdest)                                         \
-    {                                                                                                   \
-        static const blx_call call = {"C" #v "gesd2d", BLX_T_##V};                                      \
-        blx_send_matrix(&call, CTX, NULL, NULL, M, N, A, lda, RC(rdest, "RDEST"), RC(cdest, "CDEST"));  \
-    }                                                                                                   \
-    BLX_API void C##v##gerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, R *A, blacs_int lda,          \
-                              blacs_int rsrc, blacs_int csrc)                                           \
-    {                                                                                                   \
-        static const blx_call call = {"C" #v "gerv2d", BLX_T_##V};                                      \
-        blx_recv_matrix(&call, CTX, NULL, NULL, M, N, A, lda, RC(rsrc, "RSRC"), RC(csrc, "CSRC"));      \
-    }                                                                                                   \
-    BLX_API void C##v##trsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, R *A, \
-                              blacs_int lda, blacs_int rdest, blacs_int cdest)                          \
-    {                                                                                                   \
-        static const blx_call call = {"C" #v "trsd2d", BLX_T_##V};                                      \
-        blx_send_matrix(&call, CTX, uplo, diag, M, N, A, lda, RC(rdest, "RDEST"), RC(cdest, "CDEST"));  \
-    }                                                                                                   \
-    BLX_API void C##v##trrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, R *A, \
-                              blacs_int lda, blacs_int rsrc, blacs_int csrc)                            \
-    {                                                                                                   \
-        static const blx_call call = {"C" #v "trrv2d", BLX_T_##V};                                      \
-        blx_recv_matrix(&call, CTX, uplo, diag, M, N, A, lda, RC(rsrc, "RSRC"), RC(csrc, "CSRC"));      \
-    }
-BLX_FOR_EACH_TYPE(BLX_C_P2P)
-#undef BLX_C_P2P
-
-#define BLX_C_BCAST(v, V, R, cplx)                                                                           \
-    BLX_API void C##v##gebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, R *A,      \
-                              blacs_int lda)                                                                 \
-    {                                                                                                        \
-        static const blx_call call = {"C" #v "gebs2d", BLX_T_##V};                                           \
-        blx_bcast_send(&call, CTX, scope, top, NULL, NULL, M, N, A, lda);                                    \
-    }                                                                                                        \
-    BLX_API void C##v##gebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, R *A,      \
-                              blacs_int lda, blacs_int rsrc, blacs_int csrc)                                 \
-    {                                                                                                        \
-        static const blx_call call = {"C" #v "gebr2d", BLX_T_##V};                                           \
-        blx_bcast_recv(&call, CTX, scope, top, NULL, NULL, M, N, A, lda, RC(rsrc, "RSRC"),                   \
-                       RC(csrc, "CSRC"));                                                                    \
-    }                                                                                                        \
-    BLX_API void C##v##trbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, \
-                              blacs_int N, R *A, blacs_int lda)                                              \
-    {                                                                                                        \
-        static const blx_call call = {"C" #v "trbs2d", BLX_T_##V};                                           \
-        blx_bcast_send(&call, CTX, scope, top, uplo, diag, M, N, A, lda);                                    \
-    }                                                                                                        \
-    BLX_API void C##v##trbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, \
-                              blacs_int N, R *A, blacs_int lda, blacs_int rsrc, blacs_int csrc)              \
-    {                                                                                                        \
-        static const blx_call call = {"C" #v "trbr2d", BLX_T_##V};                                           \
-        blx_bcast_recv(&call, CTX, scope, top, uplo, diag, M, N, A, lda, RC(rsrc, "RSRC"),                   \
-                       RC(csrc, "CSRC"));                                                                    \
-    }
-BLX_FOR_EACH_TYPE(BLX_C_BCAST)
-#undef BLX_C_BCAST
-
-#define BLX_C_COMBINE(v, V, R, cplx)                                                                        \
-    BLX_API void C##v##gsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, R *A,     \
-                              blacs_int lda, blacs_int rdest, blacs_int cdest)                              \
-    {                                                                                                       \
-        static const blx_call call = {"C" #v "gsum2d", BLX_T_##V};                                          \
-        blx_combine(&call, BLX_OP_SUM, CTX, scope, top, M, N, A, lda, NULL, NULL, -1, rdest, cdest);        \
-    }                                                                                                       \
-    BLX_API void C##v##gamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, R *A,     \
-                              blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, \
-                              blacs_int cdest)                                                              \
-    {                                                                                                       \
-        static const blx_call call = {"C" #v "gamx2d", BLX_T_##V};                                          \
-        blx_combine(&call, BLX_OP_AMX, CTX, scope, top, M, N, A, lda, rA, cA, ldia, RC(rdest, "RDEST"),     \
-                    RC(cdest, "CDEST"));                                                                    \
-    }                                                                                                       \
-    BLX_API void C##v##gamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, R *A,     \
-                              blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, \
-                              blacs_int cdest)                                                              \
-    {                                                                                                       \
-        static const blx_call call = {"C" #v "gamn2d", BLX_T_##V};                                          \
-        blx_combine(&call, BLX_OP_AMN, CTX, scope, top, M, N, A, lda, rA, cA, ldia, RC(rdest, "RDEST"),     \
-                    RC(cdest, "CDEST"));                                                                    \
-    }
-BLX_FOR_EACH_TYPE(BLX_C_COMBINE)
-#undef BLX_C_COMBINE

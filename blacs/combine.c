@@ -36,11 +36,9 @@
 #include <string.h>
 
 #include "../topologies/topology.h"
-#include "internal.h"
-#include "ops.h"
-#include "threads.h"
+#include "agree.h"
+#include "call.h"
 #include "uop.h"
-#include "watch.h"
 
 /* Member index -> grid coordinates, in scope s of context c. */
 static void member_coords(const blx_ctx *c, const blx_scope *s, int member, blacs_int *row, blacs_int *col)
@@ -50,56 +48,52 @@ static void member_coords(const blx_ctx *c, const blx_scope *s, int member, blac
     *col = g % c->npcol;
 }
 
+/* What a combine adds to its record: the operation, the buffer's bytes
+ * and how it may be cut, the route. */
+typedef struct combine_plan {
+    blx_reduce op;
+    int64_t ldia;       /* LDIA (at least M) */
+    blx_uop_run user;   /* vTUOP2D: the user's functions (user.u == NULL: built-in) */
+    size_t bytes, unit; /* unit: bytes a piece is a multiple of (0: never cut) */
+    blx_route route;
+} combine_plan;
+
 /* A scope of one: nothing to combine, and the locations are our own. */
-static void combine_alone(const blx_ctx *c, const blx_reduce *op, int64_t m, int64_t n, blacs_int *rA,
-                          blacs_int *cA, int64_t ldia)
+static void combine_alone(const blx_call *k, const combine_plan *p)
 {
-    for (int64_t j = 0; op->located && j < n; j++)
-        for (int64_t i = 0; i < m; i++) {
-            rA[i + (size_t)j * ldia] = c->myrow;
-            cA[i + (size_t)j * ldia] = c->mycol;
+    for (int64_t j = 0; p->op.located && j < k->n; j++)
+        for (int64_t i = 0; i < k->m; i++) {
+            k->rA[i + (size_t)j * p->ldia] = k->c->myrow;
+            k->cA[i + (size_t)j * p->ldia] = k->c->mycol;
         }
 }
 
 /* On a destination: the result into A, distances back into coordinates. */
-static void unpack_result(const blx_ctx *c, const blx_scope *s, const blx_shape *shape, const char *work,
-                          const int *loc, void *A, blacs_int *rA, blacs_int *cA, int64_t ldia, int dest,
-                          int all)
+static void unpack_result(const blx_call *k, const combine_plan *p, const char *work, const int *loc)
 {
-    blx_unpack(shape, work, A);
+    const blx_shape *shape = &k->shape;
+    int all = k->peer < 0;
+    blx_unpack(shape, work, k->A);
     for (int64_t j = 0; loc != NULL && j < shape->n; j++)
         for (int64_t i = 0; i < shape->m; i++) {
             int d = loc[i + (size_t)j * shape->m];
-            member_coords(c, s, all ? d : (d + dest) % s->np, &rA[i + (size_t)j * ldia],
-                          &cA[i + (size_t)j * ldia]);
+            member_coords(k->c, k->s, all ? d : (d + k->peer) % k->s->np, &k->rA[i + (size_t)j * p->ldia],
+                          &k->cA[i + (size_t)j * p->ldia]);
         }
 }
 
-/* The arguments of a combine, decoded and checked, and its route. */
-typedef struct combine_call {
-    blx_ctx *c;
-    blx_scope *s;
-    blx_shape shape;
-    int all, dest; /* leave-on-all; destination member */
-    int64_t ldia;  /* LDIA (at least M) */
-    blx_reduce op;
-    blx_uop_run user;   /* vTUOP2D: the user's functions (user.u == NULL: built-in) */
-    size_t bytes, unit; /* unit: bytes a piece is a multiple of (0: never cut) */
-    blx_route route;
-    char top;
-} combine_call;
-
 /* vTUOP2D's functions: C may pass NULL for INIT and POST (nothing to do);
  * Fortran passes all three. */
-static void user_fn_args(const blx_ctx *c, const blx_call *call, const blx_uop *u)
+static void user_fn_args(const blx_call *k)
 {
+    const blx_uop *u = k->user;
     int f77 = u->iface == BLX_IFACE_F77;
     const char *missing = (f77 ? u->fn.f.op == NULL : u->fn.c.op == NULL) ? "OP"
                           : f77 && u->fn.f.init == NULL                   ? "INIT"
                           : f77 && u->fn.f.post == NULL                   ? "POST"
                                                                           : NULL;
     if (missing != NULL)
-        blx_fatal(c->handle, call->name, "%s is a null pointer", missing);
+        blx_fatal(k->c->handle, k->name, "%s is a null pointer", missing);
 }
 
 static int has_init(const blx_uop *u)
@@ -107,157 +101,94 @@ static int has_init(const blx_uop *u)
     return u->iface == BLX_IFACE_C ? u->fn.c.init != NULL : u->fn.f.init != NULL;
 }
 
-/* The shape of vTUOP2D's UPLO ('G', 'U' or 'L') and DIAG. */
-static blx_shape user_shape(const blx_ctx *c, const blx_call *call, const char *uplo, const char *diag,
-                            int64_t m, int64_t n, int64_t lda)
+static combine_plan plan_of(const blx_call *k)
 {
-    char u = blx_upper(uplo);
-    if (u != 'G' && u != 'U' && u != 'L')
-        blx_fatal(c->handle, call->name, "UPLO = '%c' must be 'G', 'U' or 'L'", u ? u : '0');
-    return blx_shape_arg(c, call, u == 'G' ? NULL : uplo, diag, m, n, lda);
+    combine_plan p;
+    p.op = (blx_reduce){k->op, k->type, blx_shape_count(&k->shape),
+                        k->op != BLX_OP_SUM && k->op != BLX_OP_USER && k->ldia != -1};
+    p.ldia = p.op.located && k->ldia < k->m ? k->m : k->ldia; /* as LDA: silently at least M */
+    p.bytes = blx_reduce_bytes(&p.op);
+    size_t esz = blx_types[k->type].esz;
+    size_t column = k->shape.uplo == 'G' && k->m > 0 ? (size_t)k->m : 1;
+    p.user = (blx_uop_run){k->user, esz, column};
+    p.unit = p.op.located ? 0 : (k->user ? column : 1) * esz;
+    int splittable = p.unit != 0 && (p.bytes == 0 || p.bytes / p.unit >= (size_t)k->s->np);
+    blx_route_in in = {k->s->np,    p.bytes,      k->peer < 0,  splittable,    k->c->nr_co,
+                       k->c->nb_co, &k->c->model, &k->s->trees, &k->s->routes, &k->c->forced};
+    if (blx_route_combine(&p.route, k->top ? *k->top : '\0', &in) != 0)
+        blx_top_error(k);
+    return p;
 }
 
-static combine_call prepare(const blx_call *call, int kind, const blx_uop *user, int ctxt, const char *scope,
-                            const char *top, const char *uplo, const char *diag, int64_t m, int64_t n,
-                            int64_t lda, int64_t ldia, int rdest, int cdest)
+/* The checks of what the core reads itself. */
+static void check_args(const blx_call *k, const combine_plan *p)
 {
-    combine_call k;
-    k.c = blx_ctx_get(ctxt, call->name);
-    k.s = blx_scope_arg(k.c, call, scope);
-    k.shape =
-        user ? user_shape(k.c, call, uplo, diag, m, n, lda) : blx_shape_arg(k.c, call, NULL, NULL, m, n, lda);
-    /* RDEST or CDEST = -1 leaves the result everywhere (spec 5.2) */
-    k.all = rdest == -1 || cdest == -1;
-    k.dest = k.all ? 0 : blx_member_arg(k.c, call, k.s, "RDEST", rdest, "CDEST", cdest);
-    k.op = (blx_reduce){(blx_opkind)kind, call->type, blx_shape_count(&k.shape),
-                        kind != BLX_OP_SUM && kind != BLX_OP_USER && ldia != -1};
-    k.ldia = k.op.located && ldia < m ? m : ldia; /* as LDA: silently at least M */
-    k.bytes = blx_reduce_bytes(&k.op);
-    size_t esz = blx_types[call->type].esz;
-    size_t column = k.shape.uplo == 'G' && m > 0 ? (size_t)m : 1;
-    k.user = (blx_uop_run){user, esz, column};
-    k.unit = k.op.located ? 0 : (user ? column : 1) * esz;
-    int splittable = k.unit != 0 && (k.bytes == 0 || k.bytes / k.unit >= (size_t)k.s->np);
-    blx_route_in in = {k.s->np,    k.bytes,     k.all,       splittable,  k.c->nr_co,
-                       k.c->nb_co, &k.c->model, &k.s->trees, &k.s->routes};
-    if (blx_route_combine(&k.route, top ? *top : '\0', &in) != 0)
-        blx_top_error(k.c, call, top);
-    k.top = blx_upper(top);
-    return k;
+    blx_ptr_arg(k, "A", k->A, p->op.n > 0);
+    blx_ptr_arg(k, "RA (with LDIA != -1)", k->rA, p->op.located && p->op.n > 0);
+    blx_ptr_arg(k, "CA (with LDIA != -1)", k->cA, p->op.located && p->op.n > 0);
+    if (k->user != NULL)
+        user_fn_args(k);
 }
 
-/* Level 3: the members of the scope agree on the combine first. */
-static void agree(const blx_call *call, const combine_call *k)
+/* A contiguous A is used as it is: a destination combines in it, another
+ * process hands it over read-only (the algorithm copies it only if it must
+ * fold something into it, so leaves copy nothing and other processes' A
+ * stays untouched).  Anything else is packed into work space, and so is
+ * the contribution of a non-destination that the user's INIT changes. */
+static void run(blx_call *k, combine_plan *p, int spread_tag)
 {
-    const blx_shape *t = &k->shape;
-    int trapezoid = t->uplo != 'G';
-    blx_agreement a = {2 + (int)k->op.kind,
-                       (long long)k->op.n,
-                       t->uplo,
-                       trapezoid ? (t->unit ? 'U' : 'N') : 0,
-                       trapezoid ? t->m : 0,
-                       trapezoid ? t->n : 0,
-                       k->top,
-                       k->all,
-                       k->all ? -1 : k->dest,
-                       k->op.located,
-                       k->top == 'M' ? k->c->nr_co : 0,
-                       k->top == 'T' ? k->c->nb_co : 0,
-                       k->c->topsrepeat != 0};
-    blx_agree_collective(k->c, k->s, call, &a);
-}
-
-static blx_doing *record(const blx_call *call, const combine_call *k, int tag)
-{
-    int g = k->s->first + k->dest * k->s->stride;
-    blx_doing *d = blx_doing_matrix(call, k->c->handle, 'c', &k->shape, k->all ? -1 : g / k->c->npcol,
-                                    k->all ? -1 : g % k->c->npcol);
-    if (d != NULL) {
-        d->op = "+><u"[k->op.kind];
-        d->scope = "RCA"[k->s->id];
-        d->top = k->top;
-        d->tag = tag;
-    }
-    return d;
-}
-
-static void combine(const blx_call *call, int kind, const blx_uop *user, int ctxt, const char *scope,
-                    const char *top, const char *uplo, const char *diag, int64_t m, int64_t n, void *A,
-                    int64_t lda, blacs_int *rA, blacs_int *cA, int64_t ldia, int rdest, int cdest)
-{
-    combine_call k = prepare(call, kind, user, ctxt, scope, top, uplo, diag, m, n, lda, ldia, rdest, cdest);
-    blx_ctx *c = k.c;
-    blx_scope *s = k.s;
-    blx_ptr_arg(c, call, "A", A, k.op.n > 0);
-    blx_ptr_arg(c, call, "RA (with LDIA != -1)", rA, k.op.located && k.op.n > 0);
-    blx_ptr_arg(c, call, "CA (with LDIA != -1)", cA, k.op.located && k.op.n > 0);
-    if (user != NULL)
-        user_fn_args(c, call, user);
-    if (c->agree[s->id] != MPI_COMM_NULL && s->np > 1)
-        agree(call, &k);
-    int tag = blx_msgid_next_scoped(&c->ids, s->id, k.dest);
-    int tag2 = k.all ? blx_msgid_next_scoped(&c->ids, s->id, k.dest) : 0;
-    if (s->np == 1 && user == NULL) {
-        combine_alone(c, &k.op, m, n, rA, cA, k.ldia);
-        return;
-    }
-    blx_doing *d = record(call, &k, tag);
-
-    /* A contiguous A is used as it is: a destination combines in it, another
-     * process hands it over read-only (the topology copies it only if it must
-     * fold something into it, so leaves copy nothing and other processes' A
-     * stays untouched).  Anything else is packed into work space, and so is
-     * the contribution of a non-destination that the user's INIT changes. */
-    int mine_out = k.all || s->me == k.dest;
-    int in_place =
-        !k.op.located && blx_shape_contiguous(&k.shape) && (user == NULL || !has_init(user) || mine_out);
-    char *work = in_place ? A : blx_scratch(BLX_SCRATCH_DATA, k.bytes, ctxt, call->name);
+    blx_ctx *c = k->c;
+    blx_scope *s = k->s;
+    int mine_out = k->peer < 0 || s->me == k->peer;
+    int in_place = !p->op.located && blx_shape_contiguous(&k->shape) &&
+                   (k->user == NULL || !has_init(k->user) || mine_out);
+    char *work = in_place ? k->A : blx_scratch(BLX_SCRATCH_DATA, p->bytes, c->handle, k->name);
     if (!in_place)
-        blx_pack(&k.shape, A, work);
-    if (user != NULL)
-        blx_uop_apply(&k.user, 0, work, k.op.n);
-    blx_xfer x = {.ep = blx_scope_ep(c, s, tag, call->name),
+        blx_pack(&k->shape, k->A, work);
+    if (k->user != NULL)
+        blx_uop_apply(&p->user, 0, work, p->op.n);
+    blx_xfer x = {.ep = blx_scope_ep(c, s, k->tag, k->name),
                   .trees = &s->trees,
                   .routes = &s->routes,
                   .model = &c->model,
-                  .root = k.dest,
+                  .forced = &c->forced,
+                  .root = k->peer < 0 ? 0 : k->peer,
                   .buf = work,
-                  .bytes = k.bytes,
-                  .merge = user ? blx_uop_merge : blx_merge,
-                  .op = user ? (const void *)&k.user : (const void *)&k.op,
-                  .unit = k.unit,
+                  .bytes = p->bytes,
+                  .merge = k->user ? blx_uop_merge : blx_merge,
+                  .op = k->user ? (const void *)&p->user : (const void *)&p->op,
+                  .unit = p->unit,
                   .ordered = c->topsrepeat != 0,
-                  .leave_on_all = k.all,
-                  .spread_tag = tag2,
+                  .leave_on_all = k->peer < 0,
+                  .spread_tag = spread_tag,
                   .readonly = in_place && !mine_out};
-    int *loc = blx_reduce_locs(&k.op, work);
-    int mydist = k.all ? s->me : blx_xfer_rel(&x);
-    for (size_t i = 0; loc != NULL && i < k.op.n; i++)
+    int *loc = blx_reduce_locs(&p->op, work);
+    int mydist = k->peer < 0 ? s->me : blx_xfer_rel(&x);
+    for (size_t i = 0; loc != NULL && i < p->op.n; i++)
         loc[i] = mydist;
     if (s->np > 1)
-        blx_combine_run(&k.route, &x);
-    if (mine_out && user != NULL)
-        blx_uop_apply(&k.user, 1, work, k.op.n);
+        blx_combine_run(&p->route, &x);
+    if (mine_out && k->user != NULL)
+        blx_uop_apply(&p->user, 1, work, p->op.n);
     if (mine_out && !in_place)
-        unpack_result(c, s, &k.shape, work, loc, A, rA, cA, k.ldia, k.dest, k.all);
-    blx_doing_done(d, k.bytes, s->np > 1 ? k.route.topo->name : NULL);
+        unpack_result(k, p, work, loc);
 }
 
-void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top, int64_t m,
-                 int64_t n, void *A, int64_t lda, blacs_int *rA, blacs_int *cA, int64_t ldia, int rdest,
-                 int cdest)
+void blx_combine(blx_call *k)
 {
-    blx_thread_enter(ctxt, call->name);
-    combine(call, kind, NULL, ctxt, scope, top, NULL, NULL, m, n, A, lda, rA, cA, ldia, rdest, cdest);
-    blx_thread_leave();
-}
-
-void blx_combine_user(const blx_call *call, const blx_uop *user, int ctxt, const char *scope, const char *top,
-                      const char *uplo, const char *diag, int64_t m, int64_t n, void *A, int64_t lda,
-                      int rdest, int cdest)
-{
-    blx_thread_enter(ctxt, call->name);
-    combine(call, BLX_OP_USER, user, ctxt, scope, top, uplo, diag, m, n, A, lda, NULL, NULL, -1, rdest,
-            cdest);
-    blx_thread_leave();
+    blx_enter(k);
+    combine_plan p = plan_of(k);
+    check_args(k, &p);
+    blx_ctx *c = k->c;
+    blx_scope *s = k->s;
+    if (c->agree[s->id] != MPI_COMM_NULL && s->np > 1)
+        blx_agree_collective(k);
+    int dest = k->peer < 0 ? 0 : k->peer; /* the message IDs of a leave-on-all combine count at member 0 */
+    k->tag = blx_msgid_next_scoped(&c->ids, s->id, dest);
+    int spread_tag = k->peer < 0 ? blx_msgid_next_scoped(&c->ids, s->id, dest) : 0;
+    if (s->np == 1 && k->user == NULL)
+        combine_alone(k, &p);
+    else
+        run(k, &p, spread_tag);
+    blx_leave(k, p.bytes, s->np > 1 ? p.route.alg->name : NULL);
 }

@@ -73,11 +73,22 @@
     X(v##gamx2d, V##GAMX2D, 0)    \
     X(v##gamn2d, V##GAMN2D, 0)
 
-/* The extensions of LAWN 73 section 7.1 (api_ext.c), for one type letter;
+/* The extensions of LAWN 73 section 7.1 (api_comm.c), for one type letter;
  * no name contains an underscore. */
 #define BLX_F77_EXT_FAMILIES(X, v, V) \
     X(v##gerva2d, V##GERVA2D, 0)      \
     X(v##trrva2d, V##TRRVA2D, 0)      \
     X(v##tuop2d, V##TUOP2D, 0)
+
+/* X for every name above: NEWNAME is another name of TARGET, exported
+ * like it; an alias must be defined in the file that defines its target. */
+#define BLX_F77_ALIAS(newname, target) \
+    BLX_API extern __typeof__(target) newname __attribute__((alias(#target)));
+#define BLX_F77_SECOND_0(name)
+#define BLX_F77_SECOND_1(name) BLX_F77_ALIAS(name##__, name##_)
+#define BLX_F77_MANGLINGS(name, NAME, underscored) \
+    BLX_F77_ALIAS(name, name##_)                   \
+    BLX_F77_ALIAS(NAME, name##_)                   \
+    BLX_F77_SECOND_##underscored(name)
 
 #endif

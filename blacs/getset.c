@@ -5,9 +5,19 @@
 #include "blacs.h"
 #include "internal.h"
 
-void blx_get(blx_iface iface, int ctxt, int what, blacs_int *val)
+/* WHAT, and ConTxt where the code reads one (the others take any value). */
+static int what_arg(const char *routine, blacs_int what_in, blacs_int ctxt_in, int *ctxt)
+{
+    int what = blx_int_arg(what_in, routine, "WHAT");
+    *ctxt =
+        what < BLACS_SGET_BLACSCONTXT ? blx_int_or_none(ctxt_in) : blx_int_arg(ctxt_in, routine, "ConTxt");
+    return what;
+}
+
+void blx_get(blx_iface iface, blacs_int ctxt_in, blacs_int what_in, blacs_int *val)
 {
     const char *routine = "BLACS_GET";
+    int ctxt, what = what_arg(routine, what_in, ctxt_in, &ctxt);
     blx_ctx *c = NULL;
     blx_init();
     if (what >= BLACS_SGET_BLACSCONTXT && what <= BLACS_SGET_TOPSCOHRNT)
@@ -71,9 +81,10 @@ static void set_msgids(int ctxt, const char *routine, const blacs_int *val)
                   : "");
 }
 
-void blx_set(int ctxt, int what, const blacs_int *val)
+void blx_set(blacs_int ctxt_in, blacs_int what_in, const blacs_int *val)
 {
     const char *routine = "BLACS_SET";
+    int ctxt, what = what_arg(routine, what_in, ctxt_in, &ctxt);
     blx_ctx *c = NULL;
     blx_init();
     if (what >= BLACS_SGET_NR_BS && what <= BLACS_SGET_TOPSCOHRNT)

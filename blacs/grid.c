@@ -18,17 +18,29 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "call.h"
+#include "stats.h"
 #include "threads.h"
 #include "watch.h"
 
+/* A grid as BLACS_GRIDMAP is given it: USERMAP (leading dimension LDUMAP),
+ * NPROW x NPCOL. */
+typedef struct grid_map {
+    const blacs_int *map;
+    int64_t ld;
+    int nprow, npcol;
+} grid_map;
+
+/* The rank USERMAP places at (i, j). */
+static blacs_int map_at(const grid_map *g, int i, int j) { return g->map[i + (size_t)j * (size_t)g->ld]; }
+
 /* FNV-1a over the grid description, to check that every caller passed the same. */
-static uint64_t grid_hash(const blacs_int *map, int64_t ldumap, int nprow, int npcol)
+static uint64_t grid_hash(const grid_map *g)
 {
     uint64_t h = 1469598103934665603ull;
-    int head[2] = {nprow, npcol};
-    for (int k = 0; k < 2 + nprow * npcol; k++) {
-        int64_t v = k < 2 ? head[k] : map[(k - 2) % nprow + (size_t)((k - 2) / nprow) * (size_t)ldumap];
+    int head[2] = {g->nprow, g->npcol};
+    for (int k = 0; k < 2 + g->nprow * g->npcol; k++) {
+        int64_t v = k < 2 ? head[k] : map_at(g, (k - 2) % g->nprow, (k - 2) / g->nprow);
         for (int b = 0; b < 8; b++) {
             h ^= (uint64_t)v >> (8 * b) & 0xffu;
             h *= 1099511628211ull;
@@ -67,15 +79,15 @@ static void check_grid_shape(const char *routine, int syssize, int nprow, int np
  * USERMAP entry as two ints, the rank then its high half (0): when every
  * entry read at an odd int position is 0, a bad map gets a hint saying so.
  * Only the entries the call may read are looked at. */
-static const char *wide_map_hint(const blacs_int *map, int64_t ldumap, int nprow, int npcol)
+static const char *wide_map_hint(const grid_map *g)
 {
     int odd = 0;
     if (sizeof(blacs_int) != 4)
         return "";
-    for (int j = 0; j < npcol; j++)
-        for (int i = 0; i < nprow; i++) {
-            size_t p = (size_t)i + (size_t)j * (size_t)ldumap;
-            if (p % 2 == 1 && map[p] != 0)
+    for (int j = 0; j < g->npcol; j++)
+        for (int i = 0; i < g->nprow; i++) {
+            size_t p = (size_t)i + (size_t)j * (size_t)g->ld;
+            if (p % 2 == 1 && g->map[p] != 0)
                 return "";
             odd += p % 2 == 1;
         }
@@ -86,22 +98,21 @@ static const char *wide_map_hint(const blacs_int *map, int64_t ldumap, int nprow
 
 /* Checks USERMAP (ranks of the system context, none twice) and finds this
  * process in it: *myrow = -1 if it is not placed. */
-static void read_map(const char *routine, const blacs_int *map, int64_t ldumap, int nprow, int npcol,
-                     int syssize, int sysrank, int *myrow, int *mycol)
+static void read_map(const char *routine, const grid_map *g, int syssize, int sysrank, int *myrow, int *mycol)
 {
     *myrow = *mycol = -1;
     char *seen = calloc((size_t)syssize, 1);
     if (seen == NULL)
         blx_fatal(-1, routine, "out of memory");
-    for (int j = 0; j < npcol; j++) {
-        for (int i = 0; i < nprow; i++) {
-            blacs_int r = map[i + (size_t)j * (size_t)ldumap];
+    for (int j = 0; j < g->npcol; j++) {
+        for (int i = 0; i < g->nprow; i++) {
+            blacs_int r = map_at(g, i, j);
             if (r < 0 || r >= syssize)
                 blx_fatal(-1, routine, "USERMAP(%d,%d) = %lld is not a rank of the system context (0..%d)%s",
-                          i + 1, j + 1, (long long)r, syssize - 1, wide_map_hint(map, ldumap, nprow, npcol));
+                          i + 1, j + 1, (long long)r, syssize - 1, wide_map_hint(g));
             if (seen[r])
                 blx_fatal(-1, routine, "USERMAP(%d,%d) = %lld: rank %lld is placed twice%s", i + 1, j + 1,
-                          (long long)r, (long long)r, wide_map_hint(map, ldumap, nprow, npcol));
+                          (long long)r, (long long)r, wide_map_hint(g));
             seen[r] = 1;
             if (r == sysrank) {
                 *myrow = i;
@@ -113,12 +124,11 @@ static void read_map(const char *routine, const blacs_int *map, int64_t ldumap, 
 }
 
 /* Collective over the system context: every caller must describe the same grid. */
-static void check_same_grid(const char *routine, MPI_Comm sys, const blacs_int *map, int64_t ldumap,
-                            int nprow, int npcol)
+static void check_same_grid(const char *routine, MPI_Comm sys, const grid_map *g)
 {
     /* min and max of the grid's hash and of the message-ID range (BLACS_SET
      * code 1), in one reduction */
-    uint64_t h = grid_hash(map, ldumap, nprow, npcol), lo = (uint64_t)blx_g.id_lo, hi = (uint64_t)blx_g.id_hi;
+    uint64_t h = grid_hash(g), lo = (uint64_t)blx_g.id_lo, hi = (uint64_t)blx_g.id_hi;
     uint64_t mm[6] = {h, ~h, lo, ~lo, hi, ~hi};
     blx_check_mpi(-1, routine, MPI_Allreduce(MPI_IN_PLACE, mm, 6, MPI_UINT64_T, MPI_MIN, sys),
                   "MPI_Allreduce");
@@ -169,6 +179,23 @@ static blx_model grid_model(const char *routine, MPI_Comm comm, int vpid)
     return m;
 }
 
+/* The algorithms BLACS_ALGORITHM forces on the default TOP of a new grid,
+ * as process 0 of the grid reads it: the same on every member (each must
+ * choose what the others choose). */
+static blx_forced grid_forced(const char *routine, MPI_Comm comm, int vpid)
+{
+    blx_forced f = blx_forced_none();
+    const char *text = getenv("BLACS_ALGORITHM");
+    char why[160];
+    if (vpid == 0 && text != NULL && blx_forced_parse(text, &f, why, sizeof why) != 0)
+        blx_fatal(-1, routine,
+                  "BLACS_ALGORITHM='%s' is not a list of operation=algorithm pairs: %s (operations bcast, "
+                  "reduce, allreduce; algorithms as the README lists them, or default)",
+                  text, why);
+    blx_check_mpi(-1, routine, MPI_Bcast(&f, sizeof f, MPI_BYTE, 0, comm), "MPI_Bcast");
+    return f;
+}
+
 /* A member's context on the grid communicator comm. */
 static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol, int myrow, int mycol)
 {
@@ -200,6 +227,7 @@ static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol
     blx_watch_grid_init(c, routine);
     c->nr_bs = c->nb_bs = c->nr_co = c->nb_co = 1;
     c->model = grid_model(routine, comm, c->vpid);
+    c->forced = grid_forced(routine, comm, c->vpid);
     c->kid_scope = BLX_SCOPE_ALL;
     return c;
 }
@@ -224,8 +252,9 @@ void blx_gridmap(const char *routine, int *ctxt, MPI_Comm sys, const blacs_int *
         started = 1;
     }
     int myrow, mycol;
-    read_map(routine, map, ldumap, nprow, npcol, syssize, sysrank, &myrow, &mycol);
-    check_same_grid(routine, sys, map, ldumap, nprow, npcol);
+    grid_map g = {map, ldumap, nprow, npcol};
+    read_map(routine, &g, syssize, sysrank, &myrow, &mycol);
+    check_same_grid(routine, sys, &g);
 
     int member = myrow >= 0;
     MPI_Comm comm;
@@ -302,23 +331,17 @@ void blx_exit(int notdone)
     }
 }
 
-void blx_barrier(int ctxt, const char *scope)
+void blx_barrier(blx_call *k)
 {
-    static const blx_call call = {"BLACS_BARRIER", BLX_T_I};
-    blx_thread_enter(ctxt, call.name);
-    blx_ctx *c = blx_ctx_get(ctxt, call.name);
-    blx_scope *s = blx_scope_arg(c, &call, scope); /* the reference ignores an unknown scope */
-    blx_doing *d = blx_watching() ? blx_doing_begin(call.name, ctxt, 'w') : NULL;
-    if (d != NULL)
-        d->scope = blx_upper(scope);
-    if (d != NULL) { /* watched (level 2, statistics): a wait that polls and counts */
+    blx_enter(k);
+    blx_scope *s = k->s;
+    if (k->watched) { /* watched (level 2, statistics): a wait that polls and counts */
         MPI_Request r;
-        blx_check_mpi(c->handle, call.name, MPI_Ibarrier(s->comm, &r), "MPI_Ibarrier");
-        blx_ep e = blx_scope_ep(c, s, 0, call.name);
+        blx_check_mpi(k->c->handle, k->name, MPI_Ibarrier(s->comm, &r), "MPI_Ibarrier");
+        blx_ep e = blx_scope_ep(k->c, s, 0, k->name);
         blx_wait_mpi(&e, &r, "MPI_Ibarrier");
-    } else { /* MPI_Ibarrier and a wait took 2.5 x MPI_Barrier's 0.2 us on 2 processes */
-        blx_check_mpi(c->handle, call.name, MPI_Barrier(s->comm), "MPI_Barrier");
+    } else { /* MPI_Barrier itself: an MPI_Ibarrier and a wait cost more than twice as much */
+        blx_check_mpi(k->c->handle, k->name, MPI_Barrier(s->comm), "MPI_Barrier");
     }
-    blx_doing_done(d, 0, NULL);
-    blx_thread_leave();
+    blx_leave(k, 0, NULL);
 }

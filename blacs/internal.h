@@ -26,12 +26,6 @@
 /* The interface a call came through. */
 typedef enum blx_iface { BLX_IFACE_C = 0, BLX_IFACE_F77 = 1 } blx_iface;
 
-/* What a public entry point tells the type-generic core about itself. */
-typedef struct blx_call {
-    const char *name; /* as the user spelled it: "Cdgesd2d" or "DGESD2D" */
-    blx_type type;
-} blx_call;
-
 /* One of a context's three scopes.  Data of every scope moves on the grid
  * communicator, kept apart by message IDs; the scope's own communicator is
  * used for MPI_Barrier only. */
@@ -56,8 +50,10 @@ typedef struct blx_ctx {
     blx_msgids ids;
     /* BLACS_SET codes 11-16; each new grid starts from the defaults. */
     int nr_bs, nb_bs, nr_co, nb_co, topsrepeat, topscohrnt;
-    /* the cost model its topologies plan with: the same on every member */
+    /* the cost model its algorithms plan with, and the algorithms
+     * BLACS_ALGORITHM forces on the default TOP: the same on every member */
     blx_model model;
+    blx_forced forced;
     /* the last point-to-point cut (p2p.c: blx_p2p_cut): a loop of messages
      * of one size plans once; 0 pieces: none yet */
     blx_cut p2p_cut;
@@ -124,13 +120,12 @@ BLX_INTERNAL void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, con
                                int npcol);
 BLX_INTERNAL void blx_gridexit(int ctxt);
 BLX_INTERNAL void blx_exit(int notdone);
-BLX_INTERNAL void blx_barrier(int ctxt, const char *scope);
 /* Cblacs_stats: the grid's statistics merged and printed by its process
  * {0,0} (collective over the grid; stats.c). */
 BLX_INTERNAL void blx_stats(int ctxt);
 
 /* --- support.c --- */
-BLX_INTERNAL void blx_pinfo(int *mypnum, int *nprocs);
+BLX_INTERNAL void blx_pinfo(blacs_int *mypnum, blacs_int *nprocs);
 BLX_INTERNAL void blx_gridinfo(int ctxt, int *nprow, int *npcol, int *myrow, int *mycol);
 BLX_INTERNAL int blx_pnum(int ctxt, int prow, int pcol);
 BLX_INTERNAL void blx_pcoord(int ctxt, int pnum, int *prow, int *pcol);
@@ -140,10 +135,11 @@ BLX_INTERNAL int blx_kp2pid(void);
 BLX_INTERNAL int blx_kscopedid(int ctxt, const char *scope, const char *routine);
 
 /* --- getset.c --- */
-BLX_INTERNAL void blx_get(blx_iface iface, int ctxt, int what, blacs_int *val);
-BLX_INTERNAL void blx_set(int ctxt, int what, const blacs_int *val);
+/* ConTxt and WHAT as the interface gave them (checked here). */
+BLX_INTERNAL void blx_get(blx_iface iface, blacs_int ctxt, blacs_int what, blacs_int *val);
+BLX_INTERNAL void blx_set(blacs_int ctxt, blacs_int what, const blacs_int *val);
 
-/* --- args.c: argument decoding shared by all communication routines --- */
+/* --- call.c: integer arguments, shared by every routine --- */
 /* An integer argument the core keeps as an int (a context, a process
  * coordinate or count, a WHAT code: MPI ranks and communicator sizes are
  * ints).  In the ILP64 library a value outside int is fatal, naming the
@@ -177,35 +173,8 @@ static inline int blx_scope_index(const char *scope)
     default: return -1;
     }
 }
-/* The scope named by a SCOPE argument, or the fatal "Unknown scope". */
-BLX_INTERNAL blx_scope *blx_scope_arg(blx_ctx *c, const blx_call *call, const char *scope);
-/* The shape of a GE (uplo == NULL) or TR matrix argument, checked. */
-BLX_INTERNAL blx_shape blx_shape_arg(const blx_ctx *c, const blx_call *call, const char *uplo,
-                                     const char *diag, int64_t m, int64_t n, int64_t lda);
-/* The fatal "Unknown topology" error of a TOP argument. */
-BLX_INTERNAL BLX_NORETURN void blx_top_error(const blx_ctx *c, const blx_call *call, const char *top);
-/* A pointer argument that the call needs (needed != 0) must not be NULL. */
-BLX_INTERNAL void blx_ptr_arg(const blx_ctx *c, const blx_call *call, const char *name, const void *p,
-                              int needed);
-/* Checks that (row, col) names a process of the grid; returns its vpid. */
-BLX_INTERNAL int blx_coord_arg(const blx_ctx *c, const blx_call *call, const char *rname, int row,
-                               const char *cname, int col);
-/* The member of scope s that (row, col) names: a row scope reads only the
- * column, a column scope only the row (spec 4.1, 5.2); checked. */
-BLX_INTERNAL int blx_member_arg(const blx_ctx *c, const blx_call *call, const blx_scope *s, const char *rname,
-                                int row, const char *cname, int col);
 
-/* --- p2p.c: vGESD2D, vGERV2D, vTRSD2D, vTRRV2D --- */
-BLX_INTERNAL void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag,
-                                  int64_t m, int64_t n, const void *A, int64_t lda, int rdest, int cdest);
-BLX_INTERNAL void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag,
-                                  int64_t m, int64_t n, void *A, int64_t lda, int rsrc, int csrc);
-
-/* vGERVA2D, vTRRVA2D: a receive from any process (*rsrc, *csrc = -1: any
- * row, any column), which returns the sender's coordinates there. */
-BLX_INTERNAL void blx_recv_any(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m,
-                               int64_t n, void *A, int64_t lda, blacs_int *rsrc, blacs_int *csrc);
-
+/* --- p2p.c --- */
 /* Point-to-point messages sent straight from A when the receiver is ready
  * (p2p.c): long ones (below this, copying costs less than the ready note),
  * each fitting one MPI message (BLX_MAX_MSG). */
@@ -217,24 +186,5 @@ BLX_INTERNAL void blx_p2p_counts(unsigned long *direct, unsigned long *buffered)
  * the same on both sides (the grid's model), non-decreasing in n
  * (blx_cut_make).  The answer is kept for the next message of n bytes. */
 BLX_INTERNAL blx_cut blx_p2p_cut(blx_ctx *c, size_t n);
-
-/* --- bcast.c: broadcasts along a topology --- */
-BLX_INTERNAL void blx_bcast_send(const blx_call *call, int ctxt, const char *scope, const char *top,
-                                 const char *uplo, const char *diag, int64_t m, int64_t n, const void *A,
-                                 int64_t lda);
-BLX_INTERNAL void blx_bcast_recv(const blx_call *call, int ctxt, const char *scope, const char *top,
-                                 const char *uplo, const char *diag, int64_t m, int64_t n, void *A,
-                                 int64_t lda, int rsrc, int csrc);
-
-/* --- combine.c: kind is a blx_opkind (ops.h) --- */
-BLX_INTERNAL void blx_combine(const blx_call *call, int kind, int ctxt, const char *scope, const char *top,
-                              int64_t m, int64_t n, void *A, int64_t lda, blacs_int *rA, blacs_int *cA,
-                              int64_t ldia, int rdest, int cdest);
-
-/* --- combine.c: vTUOP2D, the user's functions in 'user' (uop.h) --- */
-struct blx_uop;
-BLX_INTERNAL void blx_combine_user(const blx_call *call, const struct blx_uop *user, int ctxt,
-                                   const char *scope, const char *top, const char *uplo, const char *diag,
-                                   int64_t m, int64_t n, void *A, int64_t lda, int rdest, int cdest);
 
 #endif

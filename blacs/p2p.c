@@ -53,24 +53,20 @@
  *   keeps the receiver off the core): a sender whose receiver is late loses
  *   that alpha, and one whose receiver is a moment from ready (an echo: the
  *   reply's receiver is finishing its send) saves the copy and the pieces.
- *   (Waiting 4 alpha cost an exchange of 64 KiB 30%; waiting n beta / 10,
- *   20-27% at 1 MiB.)
+ *   (doc/performance.md: how the constants below were measured.)
  */
 #include <stdlib.h>
 
-#include "internal.h"
-#include "threads.h"
+#include "../base/debug.h"
+#include "agree.h"
+#include "call.h"
 #include "watch.h"
 
 /* What a piece of a buffered message costs beyond the model's alpha and
  * overhead, in alphas.  Above MPI's eager limit each piece is a rendezvous,
  * which waits for the receiver to reach its receive: where both processes
  * send first (LAWN 73 figure 3, CoMet's exchange) every piece waits for the
- * other's packing.  Measured on 2 processes here: an exchange of 1 MiB in
- * 16 pieces of 64 KiB (1 alpha a piece) took 1.3-1.7 x the time of one
- * message (4-8 us a piece); with 20 alphas a piece, 4 pieces, it took
- * 0.96-1.15 x the time of the release before the ready note (one message),
- * and T_c, which the ready note sends straight, did not change. */
+ * other's packing: few pieces, as if each cost 20 latencies. */
 #define PIECE_ALPHAS 20
 
 blx_cut blx_p2p_cut(blx_ctx *c, size_t n)
@@ -95,8 +91,7 @@ void blx_p2p_counts(unsigned long *direct, unsigned long *buffered)
 /* Whether a message of n bytes between this process and 'peer' goes with a
  * ready note: both sides decide alike from their own n and the grid's
  * model.  The note costs a message (alpha) and pays where the copy it may
- * save costs more (n beta): from 64 KiB here, from 400 KB with more
- * processes than processors (alpha = 100 us). */
+ * save costs more (n beta). */
 static int with_note(const blx_ctx *c, int peer, size_t n)
 {
     return peer != c->vpid && c->ids.layout.p2p_stride > 0 && n >= BLX_P2P_DIRECT_MIN && n <= BLX_MAX_MSG &&
@@ -105,22 +100,16 @@ static int with_note(const blx_ctx *c, int peer, size_t n)
 
 /* How long a sender waits for the ready note, in alphas: long enough for a
  * receiver that is a moment from ready (an echo's reply: its receiver is
- * finishing its own send), short beside the copy it may save.  Measured on
- * 2 processes here (64 KiB and 1 MiB echoes and exchanges, medians of 1,000):
- * 1 alpha catches every echo's note that 4 did, and in an exchange where
- * both send at once, each waiting for a note that comes only after the
- * other's send, costs 1 us a send instead of 4 (64 KiB: 10.4-10.8 us an
- * exchange, against 13.4-13.8). */
+ * finishing its own send), short beside the copy it may save, and short for
+ * an exchange, where both wait for a note that comes only after the
+ * other's send. */
 #define NOTE_WAIT_ALPHAS 1
 
 /* Whether the peer's next message to this process has already arrived: the
  * peer sent first and now waits for ours (LAWN 73 figure 3's exchange, one
  * side a moment late), so its note may be here too.  Sending straight would
  * then keep this process waiting while the peer copies, where sending
- * buffered lets both copy at once: with this and the 1-alpha wait above,
- * exchanges on 2 processes here (blacsbench, 3 launches alternated) took
- * 95.7-98.1 us at 1 MiB and 26.5-27.8 at 256 KiB, against 121.7-126.3 and
- * 39.4-40.1 before; the echo's times did not move. */
+ * buffered lets both copy at once. */
 static int peer_sent_first(blx_ctx *c, int peer, const char *routine)
 {
     blx_ep in = blx_grid_ep(c, blx_msgid_peek_recv(&c->ids, peer), routine);
@@ -145,55 +134,49 @@ static int receiver_ready(blx_ctx *c, const blx_ep *side, blx_req *note, int pee
     }
 }
 
-static void send_buffered(blx_ctx *c, const blx_call *call, const blx_shape *s, const void *A,
-                          const blx_ep *e, int dest, blx_req *note)
+static void send_buffered(const blx_call *k, const blx_ep *e, blx_req *note)
 {
+    blx_ctx *c = k->c;
     int described = c->check != MPI_COMM_NULL; /* level 3: a description goes first */
-    size_t bytes = blx_shape_bytes(s), at = (bytes + 63) / 64 * 64;
-    blx_buf *b = blx_buf_take(described ? at + blx_agree_header_bytes() : bytes, c->handle, call->name);
+    size_t bytes = blx_shape_bytes(&k->shape), at = (bytes + 63) / 64 * 64;
+    blx_buf *b = blx_buf_take(described ? at + blx_agree_header_bytes() : bytes, c->handle, k->name);
     if (described)
-        blx_agree_send(c, call, s, b, at, dest, e->tag);
+        blx_agree_send(k, b, at);
     blx_cut cut = blx_p2p_cut(c, bytes);
     for (int i = 0; i < cut.k; i++) {
         size_t len, off = blx_cut_piece(&cut, i, &len);
-        blx_pack_part(s, A, b->data + off, off, len);
-        blx_send_piece_buffered(e, b, off, len, dest);
+        blx_pack_part(&k->shape, k->A, b->data + off, off, len);
+        blx_send_piece_buffered(e, b, off, len, k->peer);
     }
     if (note->peer >= 0) /* the note comes when the receive starts; b waits for it */
-        *blx_buf_request(b, c->handle, call->name) = note->mpi;
+        *blx_buf_request(b, c->handle, k->name) = note->mpi;
     blx_buf_activate(b);
     buffered_count++;
 }
 
-void blx_send_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m, int64_t n,
-                     const void *A, int64_t lda, int rdest, int cdest)
+void blx_send_matrix(blx_call *k)
 {
-    blx_thread_enter(ctxt, call->name);
-    blx_ctx *c = blx_ctx_get(ctxt, call->name);
-    blx_shape s = blx_shape_arg(c, call, uplo, diag, m, n, lda);
-    int dest = blx_coord_arg(c, call, "RDEST", rdest, "CDEST", cdest);
-    size_t bytes = blx_shape_bytes(&s);
-    blx_ptr_arg(c, call, "A", A, bytes > 0);
-
-    blx_doing *d = blx_doing_matrix(call, ctxt, 's', &s, rdest, cdest);
-    blx_ep e = blx_grid_ep(c, blx_msgid_next_send(&c->ids, c->vpid, dest), call->name), side = e;
+    blx_enter(k);
+    blx_ctx *c = k->c;
+    size_t bytes = blx_shape_bytes(&k->shape);
+    int dest = k->peer;
+    blx_ptr_arg(k, "A", k->A, bytes > 0);
+    k->tag = blx_msgid_next_send(&c->ids, c->vpid, dest);
+    blx_ep e = blx_grid_ep(c, k->tag, k->name), side = e;
     side.comm = c->side;
-    if (d != NULL)
-        d->tag = e.tag;
     blx_req note = {.peer = -1};
     if (with_note(c, dest, bytes))
         blx_irecv(&side, NULL, 0, dest, &note);
-    int straight = note.peer >= 0 && c->check == MPI_COMM_NULL && blx_shape_contiguous(&s);
-    if (straight && receiver_ready(c, &side, &note, dest, call->name)) {
+    int straight = note.peer >= 0 && c->check == MPI_COMM_NULL && blx_shape_contiguous(&k->shape);
+    if (straight && receiver_ready(c, &side, &note, dest, k->name)) {
         blx_req r;
-        blx_isend(&side, A, bytes, dest, &r);
+        blx_isend(&side, k->A, bytes, dest, &r);
         blx_wait(&side, &r);
         direct_count++;
     } else {
-        send_buffered(c, call, &s, A, &e, dest, &note);
+        send_buffered(k, &e, &note);
     }
-    blx_doing_done(d, bytes, NULL);
-    blx_thread_leave();
+    blx_leave(k, bytes, NULL);
 }
 
 /* Waits for the first of a noted message's two ways (header): the whole
@@ -220,27 +203,27 @@ static void post_pieces(const blx_ep *e, char *buf, const blx_cut *cut, int from
     }
 }
 
-/* The receive itself, once the source (vpid src, at {rsrc, csrc}) is known. */
-static void recv_from(blx_ctx *c, const blx_call *call, const blx_shape *s, void *A, int src, int rsrc,
-                      int csrc)
+/* The receive itself, once the source (grid rank k->peer) is known. */
+static void recv_from(blx_call *k)
 {
+    blx_ctx *c = k->c;
+    const blx_shape *s = &k->shape;
+    int src = k->peer;
     size_t bytes = blx_shape_bytes(s);
-    blx_ep e = blx_grid_ep(c, blx_msgid_next_recv(&c->ids, src), call->name), side = e;
+    k->tag = blx_msgid_next_recv(&c->ids, src);
+    blx_ep e = blx_grid_ep(c, k->tag, k->name), side = e;
     side.comm = c->side;
-    blx_doing *d = blx_doing_matrix(call, c->handle, 'r', s, rsrc, csrc);
-    if (d != NULL)
-        d->tag = e.tag;
     if (src == c->vpid && blx_debug_polls())
-        blx_watch_self_receive(c, call, e.tag);
+        blx_watch_self_receive(k);
     if (c->check != MPI_COMM_NULL)
-        blx_agree_recv(c, call, s, src, e.tag);
+        blx_agree_recv(k);
 
     int packed = !blx_shape_contiguous(s);
-    char *buf = packed ? blx_scratch(BLX_SCRATCH_DATA, bytes, c->handle, call->name) : A;
+    char *buf = packed ? blx_scratch(BLX_SCRATCH_DATA, bytes, c->handle, k->name) : k->A;
     blx_cut cut = blx_p2p_cut(c, bytes);
     blx_req stack[16], *r = cut.k <= 16 ? stack : malloc((size_t)cut.k * sizeof *r);
     if (r == NULL)
-        blx_fatal(c->handle, call->name, "out of memory for %d receives", cut.k);
+        blx_fatal(c->handle, k->name, "out of memory for %d receives", cut.k);
     /* a noted message posts its other pieces' receives once it is known
      * to come in pieces, so the straight way has only one to withdraw */
     int noted = with_note(c, src, bytes), whole_came = 0, complete = 0; /* pieces received */
@@ -256,77 +239,67 @@ static void recv_from(blx_ctx *c, const blx_call *call, const blx_shape *s, void
         blx_wait(&side, &note);
     }
     if (whole_came && packed)
-        blx_unpack_part(s, buf, A, 0, bytes);
+        blx_unpack_part(s, buf, k->A, 0, bytes);
     for (int i = 0; i < cut.k && !whole_came; i++) {
         size_t len, off = blx_cut_piece(&cut, i, &len);
         if (i >= complete)
             blx_wait(&e, &r[i]);
         if (packed)
-            blx_unpack_part(s, buf + off, A, off, len);
+            blx_unpack_part(s, buf + off, k->A, off, len);
     }
     if (r != stack)
         free(r);
-    blx_doing_done(d, bytes, NULL);
 }
 
-void blx_recv_matrix(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m, int64_t n,
-                     void *A, int64_t lda, int rsrc, int csrc)
+void blx_recv_matrix(blx_call *k)
 {
-    blx_thread_enter(ctxt, call->name);
-    blx_ctx *c = blx_ctx_get(ctxt, call->name);
-    blx_shape s = blx_shape_arg(c, call, uplo, diag, m, n, lda);
-    int src = blx_coord_arg(c, call, "RSRC", rsrc, "CSRC", csrc);
-    blx_ptr_arg(c, call, "A", A, blx_shape_bytes(&s) > 0);
-    recv_from(c, call, &s, A, src, rsrc, csrc);
-    blx_thread_leave();
+    blx_enter(k);
+    blx_ptr_arg(k, "A", k->A, blx_shape_bytes(&k->shape) > 0);
+    recv_from(k);
+    blx_leave(k, blx_shape_bytes(&k->shape), NULL);
 }
 
 /* Which process's next message to this one has arrived first, among the
- * processes *rsrc, *csrc allow (-1: any row, any column).  Every candidate's
+ * processes rsrc, csrc allow (-1: any row, any column).  Every candidate's
  * next message ID is known from the counters; the byte layer looks for the
  * first of those messages to arrive. */
-static int first_arrived(blx_ctx *c, const blx_call *call, int rsrc, int csrc)
+static int first_arrived(const blx_call *k, int rsrc, int csrc)
 {
+    blx_ctx *c = k->c;
     int ng = c->nprow * c->npcol, stack[64];
     int *tags = ng <= 64 ? stack : malloc((size_t)ng * sizeof *tags);
     if (tags == NULL)
-        blx_fatal(c->handle, call->name, "out of memory for %d message IDs", ng);
+        blx_fatal(c->handle, k->name, "out of memory for %d message IDs", ng);
     for (int g = 0; g < ng; g++) {
         int row = g / c->npcol, col = g % c->npcol;
         int candidate = (rsrc < 0 || row == rsrc) && (csrc < 0 || col == csrc);
         tags[g] = candidate ? blx_msgid_peek_recv(&c->ids, g) : -1;
     }
-    blx_ep e = blx_grid_ep(c, -1, call->name);
+    blx_ep e = blx_grid_ep(c, -1, k->name);
     int src = blx_probe_first(&e, tags);
     if (tags != stack)
         free(tags);
     return src;
 }
 
-void blx_recv_any(const blx_call *call, int ctxt, const char *uplo, const char *diag, int64_t m, int64_t n,
-                  void *A, int64_t lda, blacs_int *rsrc, blacs_int *csrc)
+void blx_recv_any(blx_call *k)
 {
-    blx_thread_enter(ctxt, call->name);
-    blx_ctx *c = blx_ctx_get(ctxt, call->name);
-    blx_shape s = blx_shape_arg(c, call, uplo, diag, m, n, lda);
-    blx_ptr_arg(c, call, "RSRC", rsrc, 1);
-    blx_ptr_arg(c, call, "CSRC", csrc, 1);
+    blx_enter(k);
+    blx_ctx *c = k->c;
+    blx_ptr_arg(k, "RSRC", k->src_row, 1);
+    blx_ptr_arg(k, "CSRC", k->src_col, 1);
+    blacs_int *rsrc = k->src_row, *csrc = k->src_col;
     if (*rsrc != -1 && (*rsrc < 0 || *rsrc >= c->nprow))
-        blx_fatal(ctxt, call->name, "RSRC = %lld must be -1 (any row) or a row of the %d x %d grid (0..%d)",
+        blx_fatal(c->handle, k->name, "RSRC = %lld must be -1 (any row) or a row of the %d x %d grid (0..%d)",
                   (long long)*rsrc, c->nprow, c->npcol, c->nprow - 1);
     if (*csrc != -1 && (*csrc < 0 || *csrc >= c->npcol))
-        blx_fatal(ctxt, call->name,
+        blx_fatal(c->handle, k->name,
                   "CSRC = %lld must be -1 (any column) or a column of the %d x %d grid (0..%d)",
                   (long long)*csrc, c->nprow, c->npcol, c->npcol - 1);
-    int row = (int)*rsrc, col = (int)*csrc;
-    blx_ptr_arg(c, call, "A", A, blx_shape_bytes(&s) > 0);
-
-    blx_doing *d = blx_doing_matrix(call, ctxt, 'r', &s, row, col);
-    int src = first_arrived(c, call, row, col);
-    if (d != NULL)
-        blx_doing_end();
-    *rsrc = src / c->npcol;
-    *csrc = src % c->npcol;
-    recv_from(c, call, &s, A, src, *rsrc, *csrc);
-    blx_thread_leave();
+    blx_ptr_arg(k, "A", k->A, blx_shape_bytes(&k->shape) > 0);
+    k->peer = first_arrived(k, (int)*rsrc, (int)*csrc);
+    *rsrc = k->peer / c->npcol;
+    *csrc = k->peer % c->npcol;
+    recv_from(k);
+    blx_leave(k, blx_shape_bytes(&k->shape), NULL);
 }

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "../base/debug.h"
-#include "watch.h"
+#include "stats.h"
 
 #define ROWS 64
 
@@ -31,20 +31,12 @@ typedef struct stat_row {
 static stat_row rows[ROWS];
 static int nrows;
 
-static const char *family_of(const blx_doing *d)
+static const char *family_of(const blx_call *k)
 {
-    switch (d->kind) {
-    case 's': return "send";
-    case 'r': return "receive";
-    case 'b': return "broadcast send";
-    case 'B': return "broadcast receive";
-    case 'c':
-        return d->op == '+'   ? "combine sum"
-               : d->op == '>' ? "combine amx"
-               : d->op == '<' ? "combine amn"
-                              : "combine user";
-    default: return "barrier";
-    }
+    static const char *const kinds[] = {"send", "receive", "broadcast send", "broadcast receive",
+                                        NULL,   "barrier"};
+    static const char *const ops[] = {"combine sum", "combine amx", "combine amn", "combine user"};
+    return k->kind == BLX_COMBINE ? ops[k->op] : kinds[k->kind];
 }
 
 static stat_row *row_for(const char *family, char top, const char *algorithm)
@@ -71,10 +63,11 @@ static void add(stat_row *r, double calls, double bytes, double bmin, double bma
     r->waiting += waiting;
 }
 
-void blx_stats_count(const blx_doing *d, size_t bytes, const char *algorithm)
+void blx_stats_count(const blx_call *k, size_t bytes, const char *algorithm)
 {
-    double inside = MPI_Wtime() - d->since, waiting = blx_debug_take_waited();
-    add(row_for(family_of(d), d->top, algorithm ? algorithm : "-"), 1, (double)bytes, (double)bytes,
+    double inside = MPI_Wtime() - k->since, waiting = blx_debug_take_waited();
+    char top = k->s != NULL && k->kind != BLX_BARRIER ? k->letter : 0;
+    add(row_for(family_of(k), top, algorithm ? algorithm : "-"), 1, (double)bytes, (double)bytes,
         (double)bytes, inside, waiting);
 }
 

@@ -8,7 +8,7 @@
 #include "internal.h"
 #include "threads.h"
 
-void blx_pinfo(int *mypnum, int *nprocs)
+void blx_pinfo(blacs_int *mypnum, blacs_int *nprocs)
 {
     blx_init();
     *mypnum = blx_g.world_rank;

@@ -13,37 +13,28 @@
 enum { TAG_ASK = 1, TAG_ANSWER = 2, LINE = 400 };
 #define ANSWER_WAIT 2.0 /* seconds a report waits for the others' answers */
 
-static _Thread_local blx_doing now;
+static _Thread_local blx_call *now; /* the call this thread is in, when watched */
 
-int blx_watching(void)
+static int watching(void)
 {
     const blx_debug *d = blx_debug_get();
     return d->level >= 2 || d->stats;
 }
 
-blx_doing *blx_doing_begin(const char *routine, int ctxt, char kind)
+void blx_watch_begin(blx_call *k)
 {
-    now = (blx_doing){routine, ctxt, kind, 0, 0, 0, -1, -1, 0, 0, 'G', 'N', BLX_T_D, -1, MPI_Wtime(), 0};
-    return &now;
+    k->watched = watching();
+    if (!k->watched)
+        return;
+    k->since = MPI_Wtime();
+    now = k;
 }
 
-void blx_doing_end(void) { now.kind = 0; }
-
-blx_doing *blx_doing_matrix(const blx_call *call, int ctxt, char kind, const blx_shape *s, int row, int col)
+void blx_watch_end(const blx_call *k)
 {
-    if (!blx_watching())
-        return NULL;
-    blx_doing *d = blx_doing_begin(call->name, ctxt, kind);
-    d->m = s->m;
-    d->n = s->n;
-    d->uplo = s->uplo;
-    d->diag = s->unit ? 'U' : 'N';
-    d->type = call->type;
-    d->row = row;
-    d->col = col;
-    return d;
+    if (now == k)
+        now = NULL;
 }
-blx_doing *blx_doing_now(void) { return &now; }
 
 static const char *type_name(blx_type t)
 {
@@ -51,41 +42,61 @@ static const char *type_name(blx_type t)
     return names[t];
 }
 
-void blx_doing_describe(const blx_doing *d, char *buf, size_t len)
+/* The other side in words: "{r,c}", "everyone", "any process of row r". */
+static void peer_words(const blx_call *k, char *buf, size_t len)
 {
-    if (d->kind == 0) {
+    int row, col;
+    blx_call_peer(k, &row, &col);
+    int any_row = k->src_row ? (int)*k->src_row : -1, any_col = k->src_col ? (int)*k->src_col : -1;
+    if (row >= 0)
+        snprintf(buf, len, "{%d,%d}", row, col);
+    else if (k->kind != BLX_RECV)
+        snprintf(buf, len, "everyone");
+    else if (any_row >= 0 && any_col >= 0) /* vGERVA2D naming one process */
+        snprintf(buf, len, "{%d,%d}", any_row, any_col);
+    else if (any_row >= 0)
+        snprintf(buf, len, "any process of row %d", any_row);
+    else if (any_col >= 0)
+        snprintf(buf, len, "any process of column %d", any_col);
+    else
+        snprintf(buf, len, "any process");
+}
+
+static void shape_words(const blx_call *k, char *buf, size_t len)
+{
+    const blx_shape *s = &k->shape;
+    if (s->uplo == 'G')
+        snprintf(buf, len, "a %lld x %lld %s matrix", (long long)s->m, (long long)s->n, type_name(k->type));
+    else
+        snprintf(buf, len, "a %lld x %lld %s trapezoid (UPLO '%c', DIAG '%c')", (long long)s->m,
+                 (long long)s->n, type_name(k->type), s->uplo, s->unit ? 'U' : 'N');
+}
+
+static void describe(const blx_call *k, char *buf, size_t len)
+{
+    if (k == NULL) {
         snprintf(buf, len, "not in a BLACS call");
         return;
     }
-    char where[64] = "", shape[128], peer[48] = "everyone", id[32] = "";
-    if (d->scope)
-        snprintf(where, sizeof where, ", scope '%c', TOP '%c'", d->scope, d->top ? d->top : ' ');
-    if (d->uplo == 'G')
-        snprintf(shape, sizeof shape, "a %lld x %lld %s matrix", (long long)d->m, (long long)d->n,
-                 type_name(d->type));
-    else
-        snprintf(shape, sizeof shape, "a %lld x %lld %s trapezoid (UPLO '%c', DIAG '%c')", (long long)d->m,
-                 (long long)d->n, type_name(d->type), d->uplo, d->diag);
-    if (d->row >= 0 && d->col >= 0)
-        snprintf(peer, sizeof peer, "{%d,%d}", d->row, d->col);
-    else if (d->kind == 'r' && d->row >= 0) /* receives from any source (vGERVA2D) */
-        snprintf(peer, sizeof peer, "any process of row %d", d->row);
-    else if (d->kind == 'r' && d->col >= 0)
-        snprintf(peer, sizeof peer, "any process of column %d", d->col);
-    else if (d->kind == 'r')
-        snprintf(peer, sizeof peer, "any process");
-    if (d->tag >= 0)
-        snprintf(id, sizeof id, ", message ID %d", d->tag);
-    const char *verb = d->kind == 's'   ? "sending %s to %s"
-                       : d->kind == 'r' ? "receiving %s from %s"
-                       : d->kind == 'b' ? "broadcasting %s to %s"
-                       : d->kind == 'B' ? "receiving a broadcast of %s from %s"
-                       : d->kind == 'c' ? "combining %s, the result to %s"
-                                        : "in a barrier%.0s%.0s";
+    char where[64] = "", shape[128] = "", peer[48], id[32] = "";
+    if (k->s != NULL)
+        snprintf(where, sizeof where, ", scope '%c', TOP '%c'", "RCA"[k->s->id],
+                 k -> letter ? k -> letter : ' ');
+    if (k->kind != BLX_BARRIER)
+        shape_words(k, shape, sizeof shape);
+    peer_words(k, peer, sizeof peer);
+    if (k->tag >= 0)
+        snprintf(id, sizeof id, ", message ID %d", k->tag);
+    static const char *const verbs[] = {"sending %s to %s",
+                                        "receiving %s from %s",
+                                        "broadcasting %s to %s",
+                                        "receiving a broadcast of %s from %s",
+                                        "combining %s, the result to %s",
+                                        "in a barrier%.0s%.0s"};
     char what[200];
-    snprintf(what, sizeof what, verb, shape, peer);
-    snprintf(buf, len, "%s (context %d%s): %s%s, for %.1f s", d->routine, d->ctxt, where, what, id,
-             MPI_Wtime() - d->since);
+    snprintf(what, sizeof what, verbs[k->kind], shape, peer);
+    snprintf(buf, len, "%s (context %d%s): %s%s, for %.1f s", k->name, k->c->handle, where, what, id,
+             MPI_Wtime() - k->since);
 }
 
 /* ---- the grids' debug communicators ---- */
@@ -121,15 +132,27 @@ void blx_watch_grid_free(blx_ctx *c)
  * current hang report (it speaks for the job: see hang_report). */
 static int lowest_asker = -1;
 
+/* What this process is doing, as the answer's fields: 'r' for a receive
+ * (whose sender find_cycle follows), its peer's coordinates. */
+static char now_kind(int *row, int *col)
+{
+    *row = *col = -1;
+    if (now == NULL)
+        return '-';
+    blx_call_peer(now, row, col);
+    return "srbBcw"[now->kind];
+}
+
 /* An answer: "round|kind|row|col|pnum P {r,c}: what this process is doing". */
 static void answer(const blx_ctx *c, int to, int round)
 {
     char line[LINE];
-    int pnum = -1;
+    int pnum = -1, row, col;
+    char kind = now_kind(&row, &col);
     MPI_Comm_rank(MPI_COMM_WORLD, &pnum);
-    snprintf(line, sizeof line, "%d|%c|%d|%d|pnum %d {%d,%d}: ", round, now.kind ? now.kind : '-', now.row,
-             now.col, pnum, c->myrow, c->mycol);
-    blx_doing_describe(&now, line + strlen(line), sizeof line - strlen(line));
+    snprintf(line, sizeof line, "%d|%c|%d|%d|pnum %d {%d,%d}: ", round, kind, row, col, pnum, c->myrow,
+             c->mycol);
+    describe(now, line + strlen(line), sizeof line - strlen(line));
     MPI_Send(line, LINE, MPI_CHAR, to, TAG_ANSWER, c->watch); /* small: eager */
 }
 
@@ -186,13 +209,9 @@ static void find_cycle(const blx_ctx *c, const char *answers, int size, int me)
     for (int r = 0; next != NULL && r < size; r++) {
         const char *a = answers + (size_t)r * LINE;
         int row = -1, col = -1;
-        char kind = r == me ? now.kind : a[0];
-        if (r == me) {
-            row = now.row;
-            col = now.col;
-        } else if (a[0] != '\0') {
+        char kind = r == me ? now_kind(&row, &col) : a[0];
+        if (r != me && a[0] != '\0')
             sscanf(a + 2, "%d|%d", &row, &col);
-        }
         next[r] = (kind == 'r' && row >= 0 && col >= 0) ? row * c->npcol + col : -1;
     }
     for (int start = 0; next != NULL && start < size; start++) {
@@ -238,7 +257,7 @@ static int hang_report(blx_ctx *c, double seconds)
             MPI_Request_free(&q);
         }
     char mine[LINE]; /* as of the timeout, before listening for the answers */
-    blx_doing_describe(&now, mine, sizeof mine);
+    describe(now, mine, sizeof mine);
     char *answers = collect(c, size, me, round);
     if (lowest_asker >= 0 && lowest_asker < me) {
         free(answers);
@@ -272,31 +291,34 @@ void blx_watch_waiting(int ctxt, double seconds)
 {
     answer_requests();
     const blx_debug *d = blx_debug_get();
-    if (d->hang_timeout <= 0 || seconds < d->hang_timeout * (now.reports + 1))
+    static int outside; /* reports made in waits outside a watched call (BLACS_EXIT's, say) */
+    int *reports = now != NULL ? &now->reports : &outside;
+    if (d->hang_timeout <= 0 || seconds < d->hang_timeout * (*reports + 1))
         return;
-    now.reports++;
+    ++*reports;
     blx_ctx *c = blx_ctx_find(ctxt);
     int spoke = 1;
     if (c != NULL && c->watch != MPI_COMM_NULL) {
         spoke = hang_report(c, seconds);
     } else {
         char mine[LINE];
-        blx_doing_describe(&now, mine, sizeof mine);
+        describe(now, mine, sizeof mine);
         fprintf(stderr, "BLACS HANG REPORT: this process has waited %.0f s in %s\n", seconds, mine);
     }
     if (!d->hang_wait)
-        blx_fatal_once(spoke, ctxt, now.routine ? now.routine : "BLACS",
+        blx_fatal_once(spoke, ctxt, now != NULL ? now->name : "BLACS",
                        "waited %.0f s: a hang (report above; BLACS_HANG_ACTION=wait waits on instead)",
                        seconds);
 }
 
-void blx_watch_self_receive(const blx_ctx *c, const blx_call *call, int tag)
+void blx_watch_self_receive(const blx_call *k)
 {
+    const blx_ctx *c = k->c;
     int flag = 0;
     MPI_Status st;
-    blx_check_mpi(c->handle, call->name, MPI_Iprobe(c->vpid, tag, c->comm, &flag, &st), "MPI_Iprobe");
+    blx_check_mpi(c->handle, k->name, MPI_Iprobe(c->vpid, k->tag, c->comm, &flag, &st), "MPI_Iprobe");
     if (!flag)
-        blx_fatal(c->handle, call->name,
+        blx_fatal(c->handle, k->name,
                   "receiving from this process itself ({%d,%d}) with no matching send made before: it "
                   "would wait forever (found at BLACS_DEBUG=2)",
                   c->myrow, c->mycol);

@@ -11,5 +11,6 @@
 for np in 1 2 4 5; do pass $np t_fortran; done
 pass 2 t_big
 fail 2 "BLACS ERROR 'BLACS_GRIDINIT: NPROW = 4294967297 does not fit in 32 bits" t_big nprow
+fail 2 "BLACS ERROR 'Cdgsum2d: CDEST = 4294967297 does not fit in 32 bits" t_big cdest
 fail 2 "BLACS_GRIDMAP: USERMAP\(1,2\) = 0: rank 0 is placed twice \(every other entry read is 0: if the caller was compiled with 64-bit INTEGER.*ILP64 library" t_wide gridmap
 warn 2 "BLACS WARNING 'BLACS_SET: illegal message-ID range \[100, 0\].*64-bit INTEGER.*ILP64 library" t_wide msgids

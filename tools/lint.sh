@@ -1,35 +1,107 @@
 #!/usr/bin/env bash
 # tools/lint.sh OBJDIR - checks on the source that the compiler does not make:
 #   1. the layers and cycles (tools/check-layers.sh, on the built objects);
-#   2. no function of the library over 80 lines;
-#   3. every C file formatted as .clang-format says (clang-format 14).
+#   2. no function of the library over 60 lines or 8 parameters, no library
+#      .c file over 400 lines;
+#   3. the size budgets, in lines of code (neither blank nor only comment):
+#      the BLACS core (surface, semantics, byte layer: base/, msgid/,
+#      buffers/, blacs/ but for the diagnostics) at most 5,000; the
+#      performance layer (topologies/: algorithms, walkers, model, default)
+#      at most 2,000; the diagnostics (debug levels, hang reports,
+#      agreement, statistics) at most 1,000;
+#   4. every algorithm descriptor of topologies/ is a row of the one table
+#      (BLX_ALGORITHMS in topologies/topology.h), and every row has one;
+#   5. every C file formatted as .clang-format says (clang-format 14).
 set -uo pipefail
 obj=${1:-build/obj}
 cd "$(dirname "$0")/.."
 status=0
+lib="base/*.c buffers/*.c msgid/*.c topologies/*.c blacs/*.c"
+diag="blacs/watch.[ch] blacs/agree.[ch] blacs/stats.[ch] base/debug.[ch]"
+FN_LINES=60 FN_PARAMS=8 FILE_LINES=400 CORE_LOC=5000 PERF_LOC=2000 DIAG_LOC=1000
 
 echo "lint: 1. layers"
 bash tools/check-layers.sh "$obj" || status=1
 
-echo "lint: 2. function length (at most 80 lines)"
-# Functions open with '{' in column 0 and close with '}' in column 0.
-long=$(awk 'FNR == 1 { infn = 0 }
-            /^\{/ && !infn { infn = 1; start = FNR; next }
-            /^\}/ && infn { infn = 0; if (FNR - start + 1 > 80) print "  " FILENAME ":" start ": " FNR - start + 1 " lines" }' \
-    base/*.c buffers/*.c msgid/*.c topologies/*.c blacs/*.c)
-nfn=$(cat base/*.c buffers/*.c msgid/*.c topologies/*.c blacs/*.c | grep -c '^{')
-if [ -n "$long" ]; then
-    echo "lint: functions over 80 lines:"
-    echo "$long"
+echo "lint: 2. functions at most $FN_LINES lines and $FN_PARAMS parameters, files at most $FILE_LINES lines"
+# Functions open with '{' in column 0 and close with '}' in column 0; their
+# signature is the lines from the last one that starts in column 0.
+# shellcheck disable=SC2086 # the globs are meant to expand
+long=$(awk -v maxl="$FN_LINES" -v maxp="$FN_PARAMS" '
+    function params(sig,   i, c, depth, n, open, inner) {
+        open = index(sig, "(")
+        if (open == 0) return 0
+        depth = 0; n = 1; inner = ""
+        for (i = open; i <= length(sig); i++) {
+            c = substr(sig, i, 1)
+            if (c == "(") depth++
+            else if (c == ")") { depth--; if (depth == 0) break }
+            else if (c == "," && depth == 1) n++
+            if (depth >= 1 && i > open) inner = inner c
+        }
+        gsub(/[ \t]/, "", inner)
+        return inner == "" || inner == "void" ? 0 : n
+    }
+    FNR == 1 { infn = 0; sig = "" }
+    /^\{/ && !infn { infn = 1; start = FNR; p = params(sig); sig = ""
+                     if (p > maxp) print "  " FILENAME ":" start ": " p " parameters"; next }
+    /^\}/ && infn { infn = 0; if (FNR - start + 1 > maxl) print "  " FILENAME ":" start ": " FNR - start + 1 " lines"; next }
+    infn { next }
+    /^[A-Za-z_]/ { sig = $0; next }
+    /^[ \t]/ && sig != "" { sig = sig " " $0; next }
+    { sig = "" }' $lib)
+nfn=$(cat $lib | grep -c '^{')
+big=$(wc -l $lib | awk -v max="$FILE_LINES" '$2 != "total" && $1 > max { print "  " $2 ": " $1 " lines" }')
+if [ -n "$long$big" ]; then
+    echo "lint: over the limits:"
+    [ -n "$long" ] && echo "$long"
+    [ -n "$big" ] && echo "$big"
     status=1
 elif [ "$nfn" -lt 100 ]; then # the count proves the pattern still finds functions
-    echo "lint: only $nfn functions found: the length check no longer matches the code's style"
+    echo "lint: only $nfn functions found: the checks no longer match the code's style"
     status=1
 else
-    echo "  $nfn functions, none over 80 lines"
+    echo "  $nfn functions, none over $FN_LINES lines or $FN_PARAMS parameters; no file over $FILE_LINES lines"
 fi
 
-echo "lint: 3. format"
+echo "lint: 3. size budgets (lines of code)"
+loc() { # FILES... -> lines that are neither blank nor only comment
+    awk '{ line = $0; out = ""
+           while (line != "") {
+               if (incomment) { e = index(line, "*/"); if (e == 0) { line = "" } else { line = substr(line, e + 2); incomment = 0 } }
+               else { s = index(line, "/*"); d = index(line, "//")
+                      if (d > 0 && (s == 0 || d < s)) { out = out substr(line, 1, d - 1); line = "" }
+                      else if (s > 0) { out = out substr(line, 1, s - 1); line = substr(line, s + 2); incomment = 1 }
+                      else { out = out line; line = "" } } }
+           if (out ~ /[^ \t]/) n++ }
+         END { print n + 0 }' "$@"
+}
+# shellcheck disable=SC2086
+core_files=$(ls base/*.[ch] msgid/*.[ch] buffers/*.[ch] blacs/*.[ch] | grep -v -x -F "$(ls $diag)")
+# shellcheck disable=SC2086
+core=$(loc $core_files) perf=$(loc topologies/*.[ch]) dg=$(loc $diag)
+for b in "core:$core:$CORE_LOC" "performance:$perf:$PERF_LOC" "diagnostics:$dg:$DIAG_LOC"; do
+    IFS=: read -r name n max <<<"$b"
+    if [ "$n" -gt "$max" ]; then
+        echo "lint: the $name layer has $n lines of code, over its budget of $max"
+        status=1
+    else
+        echo "  $name: $n lines of code (budget $max)"
+    fi
+done
+
+echo "lint: 4. the algorithm table"
+listed=$(sed -n '/^#define BLX_ALGORITHMS(X)/,/^$/p' topologies/topology.h | sed -n 's/.*X(\([a-z_0-9]*\)).*/\1/p' | sort)
+defined=$(sed -n 's/^const blx_algorithm blx_alg_\([a-z_0-9]*\) = .*/\1/p' topologies/*.c | sort)
+if [ -z "$listed" ] || [ "$listed" != "$defined" ]; then
+    echo "lint: the algorithm table and the descriptors differ:"
+    diff <(echo "$listed") <(echo "$defined") | sed -n 's/^< /  listed, no descriptor: /p; s/^> /  a descriptor not in BLX_ALGORITHMS: /p'
+    status=1
+else
+    echo "  $(echo "$listed" | wc -l) algorithms, each a row and a descriptor"
+fi
+
+echo "lint: 5. format"
 files=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build/*')
 if ! command -v clang-format >/dev/null; then
     echo "lint: clang-format is missing (sh tools/install-deps.sh installs it)"

@@ -19,7 +19,7 @@ static void row(const char *label, int np, char top, int nr, int nb)
     blx_route r;
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees, NULL};
+    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees, NULL, NULL};
     int rc = blx_route_bcast(&r, top, &in);
     blx_tree_cache_free(&trees);
     if (rc != 0)
@@ -27,7 +27,7 @@ static void row(const char *label, int np, char top, int nr, int nb)
     blx_tree *t = blx_tree_build(np, r.shape, r.key, r.param);
     if (t == NULL)
         return;
-    printf("| %-22s | %3d | %-16s | %5d | %12d | ", label, np, r.topo->name, t->nsteps, blx_tree_nkids(t, 0));
+    printf("| %-22s | %3d | %-16s | %5d | %12d | ", label, np, r.alg->title, t->nsteps, blx_tree_nkids(t, 0));
     for (int s = 1; s <= t->nsteps; s++) {
         int n = 0;
         for (int v = 1; v < np; v++)
@@ -44,22 +44,21 @@ static void flags_table(void)
     static const struct {
         unsigned bit;
         const char *word;
-    } names[] = {{BLX_TOPO_PIPELINES, "pipelines"},
-                 {BLX_TOPO_USES_RINGS, "rings from BLACS_SET 11/13"},
-                 {BLX_TOPO_USES_BRANCHES, "branches from 12/14"},
-                 {BLX_TOPO_POWER_OF_TWO, "power-of-two broadcast"},
-                 {BLX_TOPO_LEAVE_ON_ALL_ONLY, "combine leave-on-all only"},
-                 {BLX_TOPO_REPEATABLE, "repeatable combine"},
-                 {BLX_TOPO_COHERENT, "coherent"}};
-    const blx_topology *all[] = {
-        &blx_topo_ring,      &blx_topo_split_ring,   &blx_topo_multiring,         &blx_topo_fully_connected,
-        &blx_topo_hypercube, &blx_topo_general_tree, &blx_topo_scatter_allgather, &blx_topo_scatter_doubling,
-        &blx_topo_two_tree,  &blx_topo_rabenseifner};
-    printf("| keys | topology | flags |\n|---|---|---|\n");
-    for (size_t t = 0; t < sizeof all / sizeof all[0]; t++) {
-        printf("| %s | %s |", all[t]->keys[0] ? all[t]->keys : "(default only)", all[t]->name);
+    } names[] = {{BLX_ALG_PIPELINES, "pipelines"},
+                 {BLX_ALG_USES_RINGS, "rings from BLACS_SET 11/13"},
+                 {BLX_ALG_USES_BRANCHES, "branches from 12/14"},
+                 {BLX_ALG_POWER_OF_TWO, "power-of-two broadcast"},
+                 {BLX_ALG_LEAVE_ON_ALL_ONLY, "combine leave-on-all only"},
+                 {BLX_ALG_REPEATABLE, "repeatable combine"},
+                 {BLX_ALG_COHERENT, "coherent"},
+                 {BLX_ALG_GATHERS, "leave-on-all: gathers, then broadcasts"},
+                 {BLX_ALG_CUTS, "cuts the vector (no locations)"}};
+    printf("| keys | algorithm | name | flags |\n|---|---|---|---|\n");
+    for (int t = 0; t < BLX_NALGORITHMS; t++) {
+        const blx_algorithm *a = blx_algorithms[t];
+        printf("| %s | %s | %s |", a->keys[0] ? a->keys : "(default only)", a->title, a->name);
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-            if (all[t]->flags & names[k].bit)
+            if (a->flags & names[k].bit)
                 printf(" %s;", names[k].word);
         printf("\n");
     }
@@ -69,10 +68,10 @@ static void flags_table(void)
 /* A route in words: trees with their radix. */
 static const char *route_name(const blx_route *r, char *buf, size_t len)
 {
-    if (r->topo == &blx_topo_general_tree)
+    if (r->alg == &blx_alg_general_tree)
         snprintf(buf, len, r->param == 1 ? "binomial tree" : "tree of radix %d", r->param + 1);
     else
-        snprintf(buf, len, "%s", r->topo->name);
+        snprintf(buf, len, "%s", r->alg->title);
     return buf;
 }
 
@@ -90,10 +89,10 @@ static void default_table(void)
     static const char *const names[] = {"8 B", "1 KiB", "8 KiB", "64 KiB", "256 KiB", "1 MiB", "8 MiB"};
     printf("model: alpha=%g beta=%g gamma=%g overhead=%g window=%d overlap=%d\n\n", m.alpha, m.beta, m.gamma,
            m.overhead, m.window, m.overlap);
-    for (int op = 0; op < 3; op++) {
-        printf("| %s | np |", op == 0   ? "broadcast"
-                              : op == 1 ? "combine, leave-on-one"
-                                        : "combine, leave-on-all");
+    static const char *const titles[BLX_NCOLL] = {"broadcast", "combine, leave-on-one",
+                                                  "combine, leave-on-all"};
+    for (int op = BLX_BCAST; op < BLX_NCOLL; op++) {
+        printf("| %s | np |", titles[op]);
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
             printf(" %s |", names[z]);
         printf("\n|---|---|");
@@ -105,8 +104,8 @@ static void default_table(void)
             printf("| | %d |", nps[k]);
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
                 blx_route r;
-                blx_route_in in = {nps[k], sizes[z], op == 2, 1, 1, 1, &m, &trees, NULL};
-                if (op == 0)
+                blx_route_in in = {nps[k], sizes[z], op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, NULL};
+                if (op == BLX_BCAST)
                     blx_route_bcast(&r, ' ', &in);
                 else
                     blx_route_combine(&r, ' ', &in);
@@ -127,7 +126,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc == 2 && strcmp(argv[1], "--letters") == 0) {
-        printf("%s\n", blx_topology_letters());
+        printf("%s\n", blx_algorithm_letters());
         return 0;
     }
     flags_table();

@@ -19,9 +19,10 @@ static void fully_connected_tree(blx_tree *t, char key, int param)
         blx_tree_edge(t, 0, r, 1);
 }
 
-const blx_topology blx_topo_fully_connected = {
+const blx_algorithm blx_alg_fully_connected = {
+    .name = "fully_connected",
     .keys = "F",
-    .name = "fully connected",
+    .title = "fully connected",
     .description = "the source sends to every other member directly",
     .tree = fully_connected_tree,
     .bcast_send = blx_tree_bcast,
@@ -30,5 +31,6 @@ const blx_topology blx_topo_fully_connected = {
     .combine = blx_tree_combine,
     .bcast_cost = blx_tree_bcast_cost,
     .combine_cost = blx_tree_combine_cost,
-    .flags = BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
+    .flags = BLX_ALG_COHERENT | BLX_ALG_GATHERS,
+    .weigh = {[BLX_BCAST] = BLX_WEIGH_ONCE, [BLX_REDUCE] = BLX_WEIGH_ONCE},
 };

@@ -38,9 +38,10 @@ static void general_tree(blx_tree *t, char key, int param)
                     blx_tree_edge(t, (int)r, (int)(r + j * s), level);
 }
 
-const blx_topology blx_topo_general_tree = {
+const blx_algorithm blx_alg_general_tree = {
+    .name = "general_tree",
     .keys = "123456789T",
-    .name = "general tree",
+    .title = "general tree",
     .description = "tree with N_b branches per node (digit, or BLACS_SET 12/14 for T)",
     .tree = general_tree,
     .bcast_send = blx_tree_bcast,
@@ -49,5 +50,9 @@ const blx_topology blx_topo_general_tree = {
     .combine = blx_tree_combine,
     .bcast_cost = blx_tree_bcast_cost,
     .combine_cost = blx_tree_combine_cost,
-    .flags = BLX_TOPO_USES_BRANCHES | BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
+    .flags = BLX_ALG_USES_BRANCHES | BLX_ALG_COHERENT | BLX_ALG_GATHERS,
+    /* the binomial tree and wider ones (short messages, whose sends overlap) */
+    .weigh = {[BLX_BCAST] = (const int[]){1, 3, 7, 15, 63, -1},
+              [BLX_REDUCE] = (const int[]){1, 3, 15, -1},
+              [BLX_ALLREDUCE] = (const int[]){1, -1}},
 };

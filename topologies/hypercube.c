@@ -74,18 +74,15 @@ static void exchange_combine(const blx_xfer *x)
 static double exchange_cost(const blx_cost_in *c)
 {
     const blx_model *m = c->model;
-    int p = 1, steps = 0;
-    while (p * 2 <= c->np) {
-        p *= 2;
-        steps++;
-    }
+    int steps, p = blx_pof2_floor(c->np, &steps);
     double n = (double)c->n, step = m->alpha + n * (m->beta + m->gamma);
     return steps * step + (p < c->np ? 2 * (m->alpha + n * m->beta) + n * m->gamma : 0);
 }
 
-const blx_topology blx_topo_hypercube = {
-    .keys = "H",
+const blx_algorithm blx_alg_hypercube = {
     .name = "hypercube",
+    .keys = "H",
+    .title = "hypercube",
     .description = "hypercube broadcast (powers of two); bidirectional exchange combine (leave-on-all)",
     .tree = hypercube_tree,
     .bcast_send = blx_tree_bcast,
@@ -93,5 +90,6 @@ const blx_topology blx_topo_hypercube = {
     .combine_tree = NULL,
     .combine = exchange_combine,
     .combine_cost = exchange_cost,
-    .flags = BLX_TOPO_POWER_OF_TWO | BLX_TOPO_LEAVE_ON_ALL_ONLY | BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT,
+    .flags = BLX_ALG_POWER_OF_TWO | BLX_ALG_LEAVE_ON_ALL_ONLY | BLX_ALG_REPEATABLE | BLX_ALG_COHERENT,
+    .weigh = {[BLX_ALLREDUCE] = BLX_WEIGH_ONCE},
 };

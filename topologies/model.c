@@ -7,39 +7,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../buffers/bytes.h"
-
 /* Pieces smaller than this cost more in per-message work than they gain in
  * overlap on any machine we know of. */
 #define PIECE_MIN ((size_t)8 << 10)
 #define WINDOW_MAX 1024
-/* A staggered chain's pieces, in alpha / beta (model.h): 1.15 was the
- * fastest of 1.05 .. 1.4 on the simulated cluster (1 MiB broadcasts along
- * chains of 6, 16 and 32, an 8 MiB sum along a chain of 16). */
+/* A staggered chain's pieces, in alpha / beta (model.h): above 1 to keep
+ * the stagger in range, the fastest in simulation (doc/performance.md). */
 #define STAGGER_PIECE 1.15
 
 blx_model blx_model_default(void)
 {
     /* shared memory on a small node: about a microsecond a message, a few
-     * GB/s a copy, two receivers copying at once; a sum of doubles folds
-     * 0.07 ns a byte (measured here, 8 KiB to 4 MiB) */
+     * GB/s a copy, two receivers copying at once, a sum of doubles as
+     * measured on the development machine (doc/performance.md) */
     blx_model m = {1e-6, 2.5e-10, 7e-11, 2e-7, 2, 1};
     return m;
 }
 
-/* Measured with 4 processes on this machine's 2 cores (README, "The
- * default TOP and the cost model"): with the default alpha of 1 us the
- * default chose pipelined rings and trees whose every piece waits for a
- * process to be scheduled, up to 3x slower than the binomial tree; with
- * alpha = 100 us it chooses as the old fixed thresholds did, or better. */
+/* With more processes than processors every message waits for its
+ * receiver to be scheduled: a large alpha keeps the default away from
+ * pipelines whose every piece would wait so (doc/performance.md). */
 blx_model blx_model_for_node(int procs, int cpus)
 {
     blx_model m = blx_model_default();
     if (procs > 0 && cpus > 0 && procs > cpus) {
         m.alpha = BLX_MODEL_OVERSUBSCRIBED_ALPHA;
         m.overlap = 0;
-        /* folding shares the core too: with 0.07 ns a byte, the default's
-         * sums of 512 KiB on 4 processes here took 1.2-1.6 x as long */
+        /* folding shares the processors too */
         m.gamma = BLX_MODEL_OVERSUBSCRIBED_GAMMA;
     }
     return m;
@@ -90,11 +84,10 @@ int blx_model_window(const blx_model *m, double s)
 
 /* A stream of pieces keeps the link busy if the next piece is posted
  * before this one has gone out: two in flight.  More would only split the
- * link between them and delay every piece (measured on the simulated
- * cluster: 64 KiB in 8 KiB pieces to 64 processes, 31.3 us with two in
- * flight, 42.1 us with three), so a stream keeps two whatever the piece
- * size; a message sent whole takes blx_model_window, so that short ones go
- * out all at once and large ones one at a time, largest subtree first. */
+ * link between them and delay every piece, so a stream keeps two whatever
+ * the piece size; a message sent whole takes blx_model_window, so that
+ * short ones go out all at once and large ones one at a time, largest
+ * subtree first. */
 static int piece_window(const blx_model *m, double s)
 {
     (void)s;
@@ -142,21 +135,21 @@ static void per_piece(const blx_model *m, int W, double d, blx_steps *st)
 
 blx_steps blx_model_tree_steps(const blx_model *m, const blx_tree *t, int W)
 {
-    blx_tree *memo = (blx_tree *)t; /* a cache inside the (cached) tree */
+    blx_tree_memo *memo = t->memo; /* the tree's own cache: a const tree's steps are kept there */
     W = W < 1 ? 1 : (W > WINDOW_MAX ? WINDOW_MAX : W);
-    if (memo->memo_links != m->window) {
-        memset(memo->memo, 0, sizeof memo->memo);
-        memo->memo_links = m->window;
-        memo->memo_next = 0;
+    if (memo->links != m->window) {
+        memset(memo->steps, 0, sizeof memo->steps);
+        memo->links = m->window;
+        memo->next = 0;
     }
     int *slot = NULL;
-    for (int i = 0; i < 8 && slot == NULL; i++)
-        slot = memo->memo[i][0] == W ? memo->memo[i] : NULL;
+    for (int i = 0; i < BLX_TREE_MEMO && slot == NULL; i++)
+        slot = memo->steps[i][0] == W ? memo->steps[i] : NULL;
     if (slot == NULL) {
         int dmax;
         blx_steps st = measure(t, W, m->window, &dmax);
-        slot = memo->memo[memo->memo_next];
-        memo->memo_next = (memo->memo_next + 1) % 8;
+        slot = memo->steps[memo->next];
+        memo->next = (memo->next + 1) % BLX_TREE_MEMO;
         int v[5] = {W, (int)st.la, (int)st.lb, (int)st.lo, dmax};
         memcpy(slot, v, sizeof v);
     }
@@ -219,7 +212,7 @@ double blx_model_plan_time(const blx_model *m, blx_steps_fn steps, const void *s
     return first + (k - 1) * then;
 }
 
-double blx_model_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n)
+static double model_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n)
 {
     return blx_model_plan_time(m, steps, shape, n, blx_model_plan(m, steps, shape, n, 1));
 }
@@ -260,11 +253,11 @@ blx_plan blx_model_tree_plan(const blx_model *m, const blx_tree *t, size_t n, si
 double blx_model_tree_time(const blx_model *m, const blx_tree *t, size_t n)
 {
     /* One edge: the time of the pipeline plan, although the message goes
-     * whole there (blx_model_tree_plan).  The default's choices on 2
-     * processes were measured against the reference with this figure; the
-     * whole message's would make reduce-scatter + gather the choice for a
-     * sum to one from 64 KiB, 1.7 x slower here than the binomial fan-in. */
+     * whole there (blx_model_tree_plan): the exchanges it competes with on
+     * 2 processes are priced as if two copies at once did not share the
+     * node's memory, and this price keeps the choices that measured
+     * fastest there (doc/performance.md). */
     if (t->np < 3)
-        return blx_model_time(m, tree_steps, t, n);
+        return model_time(m, tree_steps, t, n);
     return blx_model_plan_time(m, tree_steps, t, n, blx_model_tree_plan(m, t, n, 1));
 }

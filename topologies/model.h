@@ -46,10 +46,7 @@
  * (s beta >= alpha is what hides the latency; the margin keeps r in range.)
  * A node with two children sends each piece twice at once, so pairs are
  * posted together and no lead staggers them: only chains (every node one
- * child) are planned so, where it is faster than the plan above.  Measured
- * on the simulated cluster (sim/README.md), 1 MiB along a chain of 16,
- * pieces of 12 KiB: 197.9 us unstaggered, 141.1 us staggered, where
- * 15 (alpha + s beta) + n beta = 138.5 us.
+ * child) are planned so, where it is faster than the plan above.
  *
  * Every member of a scope must reach the same plan, so plans depend only on
  * values all members share: the model (the same on every member of a grid,
@@ -112,12 +109,10 @@ BLX_INTERNAL blx_steps blx_model_tree_steps(const blx_model *m, const blx_tree *
 BLX_INTERNAL int blx_model_window(const blx_model *m, double s);
 
 /* The best plan for n bytes along a pipeline whose steps steps(W) gives
- * (pieces a multiple of unit bytes; the piece size non-decreasing in n), and
- * its modelled time. */
+ * (pieces a multiple of unit bytes; the piece size non-decreasing in n). */
 typedef blx_steps (*blx_steps_fn)(const blx_model *m, const void *shape, int W);
 BLX_INTERNAL blx_plan blx_model_plan(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n,
                                      size_t unit);
-BLX_INTERNAL double blx_model_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n);
 /* The modelled time of a given plan for n bytes along that pipeline. */
 BLX_INTERNAL double blx_model_plan_time(const blx_model *m, blx_steps_fn steps, const void *shape, size_t n,
                                         blx_plan plan);

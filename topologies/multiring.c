@@ -44,14 +44,15 @@ static void multiring_tree(blx_tree *t, char key, int param)
  * direction: the broadcast rings of -N_r walked backwards. */
 static void multiring_combine_tree(blx_tree *t, char key, int param) { multiring_tree(t, key, -param); }
 
-const blx_topology blx_topo_multiring = {
-    .keys = "M",
+const blx_algorithm blx_alg_multiring = {
     .name = "multiring",
+    .keys = "M",
+    .title = "multiring",
     .description = "N_r rings of consecutive processes from the source (BLACS_SET 11/13)",
     .tree = multiring_tree,
     .bcast_send = blx_tree_bcast,
     .bcast_recv = blx_tree_bcast,
     .combine_tree = multiring_combine_tree,
     .combine = blx_tree_combine,
-    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_USES_RINGS | BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
+    .flags = BLX_ALG_PIPELINES | BLX_ALG_USES_RINGS | BLX_ALG_COHERENT | BLX_ALG_GATHERS,
 };

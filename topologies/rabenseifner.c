@@ -21,13 +21,10 @@
  *     allreduce  2 log2(p) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma
  *     reduce     (log2(p) + 1) alpha + (p-1) o + 2 (p-1)/p n beta + (p-1)/p n gamma
  *   The destination's p - 1 receives, posted at once, overlap their
- *   latencies on a network (a 1 MiB sum to one of 256 simulated processes:
- *   472 us with the receives one after the other, 225 us along a binomial
- *   gather, 218 us posted at once).  With more processes than processors
- *   (the model's overlap = 0) each still waits for its sender to be
- *   scheduled, and the reduce costs (log2(p) + p - 1) alpha (4 processes on
- *   2 cores: 256 KiB in 135 us against the radix-4 fan-in's 102 us, when the
- *   cost said log2(p) + 1 there).
+ *   latencies on a network (faster than one after the other or a binomial
+ *   gather).  With more processes than processors (the model's overlap =
+ *   0) each still waits for its sender to be scheduled, and the reduce
+ *   costs (log2(p) + p - 1) alpha.
  *   against log2(p) (alpha + n beta + n gamma) for the bidirectional exchange:
  *   fewer bytes and far less arithmetic per process once n is large.
  *   Non-power-of-two np adds one fold-in (alpha + n beta + n gamma) and, for
@@ -98,9 +95,7 @@ static void rabenseifner(const blx_xfer *xin)
 {
     blx_xfer own = *xin, *x = &own;
     const blx_ep *e = &x->ep;
-    int np = e->np, me = blx_xfer_rel(x), p = 1;
-    while (p * 2 <= np)
-        p *= 2;
+    int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(e->np, &nlev);
     if (x->readonly && me < p) /* folded-out members only send theirs */
         blx_xfer_own(x);
     size_t unit = x->unit, n = x->bytes / unit;
@@ -112,9 +107,6 @@ static void rabenseifner(const blx_xfer *xin)
     /* reduce-scatter: at level k I keep levels[k + 1] (or my final piece) of
      * levels[k] and give the partner the other half */
     span levels[33];
-    int nlev = 0;
-    while ((1 << nlev) < p)
-        nlev++;
     levels[nlev] = halving(me, p, n, levels);
     for (int k = 0; k < nlev; k++) {
         int partner = me ^ (p >> (k + 1)), peer = blx_xfer_member(x, partner);
@@ -148,11 +140,7 @@ static void rabenseifner(const blx_xfer *xin)
 static double rabenseifner_cost(const blx_cost_in *c)
 {
     const blx_model *m = c->model;
-    int p = 1, l = 0;
-    while (p * 2 <= c->np) {
-        p *= 2;
-        l++;
-    }
+    int l, p = blx_pof2_floor(c->np, &l);
     double n = (double)c->n, part = (p - 1.0) / p;
     double t = part * n * (2 * m->beta + m->gamma);
     if (c->leave_on_all)
@@ -164,9 +152,10 @@ static double rabenseifner_cost(const blx_cost_in *c)
     return t;
 }
 
-const blx_topology blx_topo_rabenseifner = {
+const blx_algorithm blx_alg_rabenseifner = {
+    .name = "rabenseifner",
     .keys = "",
-    .name = "reduce-scatter + allgather/gather",
+    .title = "reduce-scatter + allgather/gather",
     .description = "Rabenseifner's long-vector combine (chosen by the default TOP for long vectors)",
     .tree = NULL,
     .bcast_send = NULL,
@@ -174,5 +163,6 @@ const blx_topology blx_topo_rabenseifner = {
     .combine_tree = NULL,
     .combine = rabenseifner,
     .combine_cost = rabenseifner_cost,
-    .flags = BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT,
+    .flags = BLX_ALG_REPEATABLE | BLX_ALG_COHERENT | BLX_ALG_CUTS,
+    .weigh = {[BLX_REDUCE] = BLX_WEIGH_ONCE, [BLX_ALLREDUCE] = BLX_WEIGH_ONCE},
 };

@@ -10,7 +10,7 @@
  *   cost: source T_s; maximum (np - 1) T_c; steps np - 1
  *         (alpha-beta: (np - 1)(alpha + n beta), or about
  *          (np - 2 + k)(alpha + n beta / k) with the k-segment pipelining
- *          of tree_walk.c)
+ *          of tree_bcast.c)
  * Consecutive broadcasts in the ring's direction pipeline: once the first has
  * ordered the processes, each further one costs about T_c.
  * Combine: the same ring ending at the destination (one child per node, so
@@ -37,9 +37,10 @@ static void ring_combine_tree(blx_tree *t, char key, int param)
     ring_tree(t, key == 'I' ? 'D' : 'I', param);
 }
 
-const blx_topology blx_topo_ring = {
-    .keys = "ID",
+const blx_algorithm blx_alg_ring = {
     .name = "ring",
+    .keys = "ID",
+    .title = "ring",
     .description = "unidirectional ring: increasing (I) or decreasing (D) process order",
     .tree = ring_tree,
     .bcast_send = blx_tree_bcast,
@@ -48,5 +49,7 @@ const blx_topology blx_topo_ring = {
     .combine = blx_tree_combine,
     .bcast_cost = blx_tree_bcast_cost,
     .combine_cost = blx_tree_combine_cost,
-    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_REPEATABLE | BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
+    .flags = BLX_ALG_PIPELINES | BLX_ALG_REPEATABLE | BLX_ALG_COHERENT | BLX_ALG_GATHERS,
+    /* as a pipelined chain ('I') */
+    .weigh = {[BLX_BCAST] = BLX_WEIGH_ONCE, [BLX_REDUCE] = BLX_WEIGH_ONCE, [BLX_ALLREDUCE] = BLX_WEIGH_ONCE},
 };

@@ -23,8 +23,7 @@
  *   against log2(np) (alpha + n beta) for the binomial tree: about
  *   log2(np)/2 times less data on the slowest path once n beta dominates.
  * Any np works for the ring (pieces may be empty); recursive doubling needs
- * a power of two (the default never picks it otherwise: its cost is
- * infinite there).
+ * a power of two (POWER_OF_TWO: the default never picks it otherwise).
  */
 #include "topology.h"
 
@@ -46,9 +45,7 @@ static void pieces(const blx_xfer *x, int a, int b, size_t *off, size_t *len)
  * go one after the other: on a network link (the model's window 1) each
  * send is synchronous, since MPI would buffer the shorter ones and put them
  * on the link beside the largest, which then reaches the member that
- * forwards most later than the cost below assumes (simulated, 64 KiB on 16
- * processes: 25.6 us with buffered sends, 20.3 with synchronous ones, as
- * modelled). */
+ * forwards most later than the cost below assumes. */
 static void scatter(const blx_xfer *x)
 {
     const blx_ep *e = &x->ep;
@@ -108,42 +105,37 @@ static void scatter_doubling(const blx_xfer *x)
     }
 }
 
-static int log2_ceil(int np)
-{
-    int l = 0;
-    while ((1 << l) < np)
-        l++;
-    return l;
-}
-
 static double ring_cost(const blx_cost_in *c)
 {
     const blx_model *m = c->model;
-    return (log2_ceil(c->np) + c->np - 1) * m->alpha + 2.0 * (c->np - 1) / c->np * (double)c->n * m->beta;
+    return (blx_log2_ceil(c->np) + c->np - 1) * m->alpha + 2.0 * (c->np - 1) / c->np * (double)c->n * m->beta;
 }
 
 static double doubling_cost(const blx_cost_in *c)
 {
     const blx_model *m = c->model;
-    if (c->np & (c->np - 1))
-        return 1e300; /* powers of two only */
-    return 2 * log2_ceil(c->np) * m->alpha + 2.0 * (c->np - 1) / c->np * (double)c->n * m->beta;
+    return 2 * blx_log2_ceil(c->np) * m->alpha + 2.0 * (c->np - 1) / c->np * (double)c->n * m->beta;
 }
 
-const blx_topology blx_topo_scatter_allgather = {
+const blx_algorithm blx_alg_scatter_ring = {
+    .name = "scatter_ring",
     .keys = "",
-    .name = "scatter + ring allgather",
+    .title = "scatter + ring allgather",
     .description = "van de Geijn's long-message broadcast (chosen by the default TOP for long messages)",
     .bcast_send = scatter_ring,
     .bcast_recv = scatter_ring,
     .bcast_cost = ring_cost,
+    .weigh = {[BLX_BCAST] = BLX_WEIGH_ONCE},
 };
 
-const blx_topology blx_topo_scatter_doubling = {
+const blx_algorithm blx_alg_scatter_doubling = {
+    .name = "scatter_doubling",
     .keys = "",
-    .name = "scatter + recursive-doubling allgather",
+    .title = "scatter + recursive-doubling allgather",
     .description = "long-message broadcast for powers of two (chosen by the default TOP)",
     .bcast_send = scatter_doubling,
     .bcast_recv = scatter_doubling,
     .bcast_cost = doubling_cost,
+    .flags = BLX_ALG_POWER_OF_TWO,
+    .weigh = {[BLX_BCAST] = BLX_WEIGH_ONCE},
 };

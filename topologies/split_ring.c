@@ -25,14 +25,15 @@ static void split_ring_tree(blx_tree *t, char key, int param)
     blx_tree_chain(t, 0, t->np - 1, others - right, -1, 1);
 }
 
-const blx_topology blx_topo_split_ring = {
+const blx_algorithm blx_alg_split_ring = {
+    .name = "split_ring",
     .keys = "S",
-    .name = "split ring",
+    .title = "split ring",
     .description = "two rings from the source, increasing half first, then decreasing half",
     .tree = split_ring_tree,
     .bcast_send = blx_tree_bcast,
     .bcast_recv = blx_tree_bcast,
     .combine_tree = split_ring_tree,
     .combine = blx_tree_combine,
-    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_COHERENT | BLX_TOPO_GATHERS,
+    .flags = BLX_ALG_PIPELINES | BLX_ALG_COHERENT | BLX_ALG_GATHERS,
 };

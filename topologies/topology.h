@@ -1,22 +1,23 @@
 /*
- * topologies/topology.h - what a topology is, and the registry keyed by the
- * TOP character.
+ * topologies/topology.h - what an algorithm is, the one table of them, and
+ * the registry keyed by the TOP character.
  *
- * A topology is one file exporting one descriptor: the TOP letters it
- * answers to, a name, a one-line description, the tree it broadcasts along,
- * the functions that run a broadcast (send and receive side) and flags.  A
- * topology never sees M, N, LDA, a type or a BLACS context: it gets an
- * endpoint (buffers/bytes.h: the scope's members, the message ID, what to
- * name in reports), a root and a packed contiguous buffer (blx_xfer), and
- * moves bytes with the byte layer's primitives.
+ * An algorithm is one file exporting one descriptor (blx_algorithm): its
+ * name, the TOP letters it answers to (none for the ones only the default
+ * ' ' chooses), the tree it broadcasts along, the functions that run a
+ * broadcast (send and receive side) and a combine, their modelled costs and
+ * flags.  An algorithm never sees M, N, LDA, a type or a BLACS context: it
+ * gets an endpoint (buffers/bytes.h: the scope's members, the message ID,
+ * what to name in reports), a root and a packed contiguous buffer
+ * (blx_xfer), and moves bytes with the byte layer's primitives.
  *
- * The registry (registry.c) maps a TOP letter to a route: the descriptor, the
- * tree's letter and its number (rings, branches) after the documented
- * fallbacks and the choice of the default topology ' ', and runs a route on
- * a transfer, taking its trees from the scope's cache.  Every member of a
- * scope must reach the same route, so routes depend only on values all
- * members share: the letter, the scope size, the message size and the
- * context's BLACS_SET values.
+ * The registry (registry.c) maps a TOP letter to a route: the descriptor,
+ * the tree's letter and its number (rings, branches) after the documented
+ * fallbacks, and runs a route on a transfer, taking its trees from the
+ * scope's cache; the default ' ' (default.c) weighs its candidates.  Every
+ * member of a scope must reach the same route, so routes depend only on
+ * values all members share: the letter, the scope size, the message size,
+ * the context's BLACS_SET values, its cost model and BLACS_ALGORITHM.
  */
 #ifndef BLX_TOPOLOGY_H
 #define BLX_TOPOLOGY_H
@@ -34,12 +35,13 @@ typedef void (*blx_merge_fn)(const void *op, void *acc, const void *in, size_t b
 
 /* One broadcast or combine in progress, as a topology sees it. */
 typedef struct blx_xfer {
-    blx_ep ep;                      /* the scope, this operation's message ID, the routine */
-    blx_tree_cache *trees;          /* the scope's trees */
-    struct blx_route_cache *routes; /* the scope's recent default choices, or NULL */
-    const blx_model *model;         /* the grid's cost model */
-    int root;                       /* scope member at the root of the tree */
-    char *buf;                      /* packed data: the source's, or where it is received;
+    blx_ep ep;                       /* the scope, this operation's message ID, the routine */
+    blx_tree_cache *trees;           /* the scope's trees */
+    struct blx_route_cache *routes;  /* the scope's recent default choices, or NULL */
+    const blx_model *model;          /* the grid's cost model */
+    const struct blx_forced *forced; /* the grid's BLACS_ALGORITHM, or NULL */
+    int root;                        /* scope member at the root of the tree */
+    char *buf;                       /* packed data: the source's, or where it is received;
                                 for a combine, this process's contribution and the result */
     size_t bytes;
     /* set by the registry from the route */
@@ -75,24 +77,30 @@ typedef struct blx_cost_in {
 } blx_cost_in;
 typedef double (*blx_cost_fn)(const blx_cost_in *c);
 
-/* Topology flags.  The registry acts on POWER_OF_TWO, LEAVE_ON_ALL_ONLY (the
- * documented fallbacks) and GATHERS; the others describe the topology for
- * people and tools (tools/topo_table). */
+/* Algorithm flags.  The registry acts on POWER_OF_TWO, LEAVE_ON_ALL_ONLY,
+ * CUTS and GATHERS; the others describe the algorithm for people and tools
+ * (tools/topo_table). */
 enum {
-    BLX_TOPO_PIPELINES = 1 << 0,         /* ring-like: consecutive operations pipeline */
-    BLX_TOPO_USES_RINGS = 1 << 1,        /* reads BLACS_SET code 11/13 */
-    BLX_TOPO_USES_BRANCHES = 1 << 2,     /* reads BLACS_SET code 12/14 */
-    BLX_TOPO_LEAVE_ON_ALL_ONLY = 1 << 3, /* its combine needs RDEST = -1 (else the 1-tree) */
-    BLX_TOPO_REPEATABLE = 1 << 4,        /* combines fold in a fixed order whatever BLACS_SET 15 says */
-    BLX_TOPO_COHERENT = 1 << 5,          /* leave-on-all results are bitwise equal everywhere */
-    BLX_TOPO_POWER_OF_TWO = 1 << 6,      /* its broadcast needs a power-of-two scope (else the 1-tree) */
-    BLX_TOPO_GATHERS = 1 << 7            /* its combine leaves the result on the root: for leave-on-all
-                                            the registry then broadcasts it (the default's best) */
+    BLX_ALG_PIPELINES = 1 << 0,         /* ring-like: consecutive operations pipeline */
+    BLX_ALG_USES_RINGS = 1 << 1,        /* reads BLACS_SET code 11/13 */
+    BLX_ALG_USES_BRANCHES = 1 << 2,     /* reads BLACS_SET code 12/14 */
+    BLX_ALG_LEAVE_ON_ALL_ONLY = 1 << 3, /* its combine needs RDEST = -1 (else the 1-tree) */
+    BLX_ALG_REPEATABLE = 1 << 4,        /* combines fold in a fixed order whatever BLACS_SET 15 says */
+    BLX_ALG_COHERENT = 1 << 5,          /* leave-on-all results are bitwise equal everywhere */
+    BLX_ALG_POWER_OF_TWO = 1 << 6,      /* its broadcast needs a power-of-two scope (else the 1-tree) */
+    BLX_ALG_GATHERS = 1 << 7,           /* its combine leaves the result on the root: for leave-on-all
+                                           the registry then broadcasts it (the default's best) */
+    BLX_ALG_CUTS = 1 << 8               /* its combine cuts the vector between elements: never for
+                                           combines with locations */
 };
 
-typedef struct blx_topology {
-    const char *keys; /* TOP letters, upper case */
-    const char *name;
+/* The operations the default TOP chooses an algorithm for. */
+typedef enum blx_coll { BLX_BCAST, BLX_REDUCE, BLX_ALLREDUCE, BLX_NCOLL } blx_coll;
+
+typedef struct blx_algorithm {
+    const char *name;  /* identifier: BLACS_ALGORITHM, statistics */
+    const char *keys;  /* TOP letters, upper case ("": the default's only) */
+    const char *title; /* in words, for tables */
     const char *description;
     blx_tree_shape tree;          /* broadcast tree, relative to the source */
     blx_tree_shape tree2;         /* a second broadcast tree (two-tree), or NULL */
@@ -101,44 +109,90 @@ typedef struct blx_topology {
     blx_tree_shape combine_tree;  /* fan-in tree, relative to the destination (NULL: none) */
     blx_tree_shape combine_tree2; /* a second fan-in tree (two trees), or NULL */
     blx_combine_fn combine;       /* run by every member of the scope */
-    blx_cost_fn bcast_cost;       /* modelled times, for topologies the default may choose */
+    blx_cost_fn bcast_cost;       /* modelled times, for algorithms the default weighs */
     blx_cost_fn combine_cost;
     blx_plan (*plan)(const blx_xfer *x); /* pieces and window, if not the tree's (model.h) */
     unsigned flags;
-} blx_topology;
+    /* The default's candidates: per operation, the numbers (branches,
+     * variant) it weighs this algorithm with, ended by -1; NULL: never. */
+    const int *weigh[BLX_NCOLL];
+} blx_algorithm;
 
-/* The descriptors, one per file. */
-BLX_INTERNAL extern const blx_topology blx_topo_ring;            /* I D */
-BLX_INTERNAL extern const blx_topology blx_topo_split_ring;      /* S */
-BLX_INTERNAL extern const blx_topology blx_topo_multiring;       /* M */
-BLX_INTERNAL extern const blx_topology blx_topo_fully_connected; /* F */
-BLX_INTERNAL extern const blx_topology blx_topo_hypercube;       /* H */
-BLX_INTERNAL extern const blx_topology blx_topo_general_tree;    /* 1-9 T */
-/* Algorithms without a TOP letter, chosen by the default ' '. */
-BLX_INTERNAL extern const blx_topology blx_topo_scatter_allgather; /* broadcast: scatter + ring allgather */
-BLX_INTERNAL extern const blx_topology blx_topo_scatter_doubling;  /* broadcast: scatter + rec. doubling */
-BLX_INTERNAL extern const blx_topology blx_topo_two_tree;          /* broadcast */
-BLX_INTERNAL extern const blx_topology blx_topo_rabenseifner;      /* combines */
+/* weigh[] of an algorithm that has no number: weighed once. */
+#define BLX_WEIGH_ONCE ((const int[]){0, -1})
 
-/* A resolved TOP: which descriptor, its trees' shapes, letter and number. */
+/* Every algorithm, one row each, in the default's order of preference on a
+ * tie (the first of equal costs wins).  Adding one: write its file,
+ * topologies/<name>.c, which opens with the algorithm, its cost and its
+ * non-power-of-two plan and defines `const blx_algorithm blx_alg_<name>`
+ * (name "<name>"; letters, flags, functions, and in weigh[] the operations
+ * the default may choose it for), and add its row here.  Its TOP letters,
+ * its place among the default's candidates, its run counter, its
+ * BLACS_ALGORITHM name and the tables of tools/topo_table all come from
+ * this list (test/unit/test_trees.c checks that they do). */
+#define BLX_ALGORITHMS(X) \
+    X(hypercube)          \
+    X(general_tree)       \
+    X(fully_connected)    \
+    X(scatter_doubling)   \
+    X(scatter_ring)       \
+    X(ring)               \
+    X(rabenseifner)       \
+    X(two_tree)           \
+    X(split_ring)         \
+    X(multiring)
+
+#define BLX_ALG_DECLARE(name) BLX_INTERNAL extern const blx_algorithm blx_alg_##name;
+BLX_ALGORITHMS(BLX_ALG_DECLARE)
+#undef BLX_ALG_DECLARE
+#define BLX_ALG_COUNT(name) +1
+enum { BLX_NALGORITHMS = 0 BLX_ALGORITHMS(BLX_ALG_COUNT) };
+#undef BLX_ALG_COUNT
+
+/* The table, in the order above. */
+BLX_INTERNAL extern const blx_algorithm *const blx_algorithms[BLX_NALGORITHMS];
+/* An algorithm's row in the table (-1: none). */
+BLX_INTERNAL int blx_algorithm_index(const blx_algorithm *a);
+/* The algorithm answering to a TOP letter (any case), or NULL. */
+BLX_INTERNAL const blx_algorithm *blx_algorithm_find(char top);
+/* The TOP letters the registry answers to, in a string: the default ' '
+ * first, then the letters in character order (for sweeps and error texts). */
+BLX_INTERNAL const char *blx_algorithm_letters(void);
+/* How many broadcasts and combines this process has run along a (tests
+ * check that the algorithm they meant ran). */
+BLX_INTERNAL unsigned long blx_algorithm_runs(const blx_algorithm *a);
+
+/* BLACS_ALGORITHM: per operation, the algorithm the default TOP runs (its
+ * row in the table; -1: the default's own choice) and its number. */
+typedef struct blx_forced {
+    int alg[BLX_NCOLL];
+    int param[BLX_NCOLL];
+} blx_forced;
+BLX_INTERNAL blx_forced blx_forced_none(void);
+/* Reads "bcast=two_tree,allreduce=rabenseifner,reduce=general_tree:3"
+ * (operations bcast, reduce, allreduce; an algorithm's name, with its
+ * number after ':'; "default" for the default's own choice) over *f;
+ * returns 0, or -1 (and *f unchanged) with the reason in why[len]. */
+BLX_INTERNAL int blx_forced_parse(const char *text, blx_forced *f, char *why, size_t len);
+
+/* A resolved TOP: which algorithm, its trees' shapes, letter and number. */
 typedef struct blx_route {
-    const blx_topology *topo;
+    const blx_algorithm *alg;
     blx_tree_shape shape;  /* NULL for an algorithm that walks no tree */
     blx_tree_shape shape2; /* the second tree of two trees, or NULL */
     char key;
     int param;
     int fixed_order; /* fold combine inputs in a fixed order even when
-                              repeatability is not asked for (the default TOP) */
+                        repeatability is not asked for (the default TOP) */
 } blx_route;
 
 /* The default's last few choices on one scope.  Weighing every candidate
- * costs more than a short broadcast itself (about 0.3 us here against
- * 0.15 us for 8 bytes between two processes), so a loop of short operations
+ * costs more than a short broadcast itself, so a loop of short operations
  * recalls the choice instead; it depends only on the slot's key. */
 #define BLX_ROUTE_CACHE 8
 typedef struct blx_route_cache {
     struct blx_route_slot {
-        int kind; /* 0: empty; what was chosen for (registry.c) */
+        int kind; /* 0: empty; what was chosen for (default.c) */
         int np;
         size_t bytes;
         const blx_model *model;
@@ -159,41 +213,28 @@ typedef struct blx_route_in {
     int splittable;      /* combines: the buffer may be cut between elements (no locations) */
     int rings, branches; /* BLACS_SET 11/12 (broadcasts) or 13/14 (combines) */
     const blx_model *model;
-    blx_tree_cache *trees;   /* the scope's trees, which the default's costs look at */
-    blx_route_cache *routes; /* the scope's recent choices of the default, or NULL (none kept) */
+    blx_tree_cache *trees;    /* the scope's trees, which the default's costs look at */
+    blx_route_cache *routes;  /* the scope's recent choices of the default, or NULL (none kept) */
+    const blx_forced *forced; /* BLACS_ALGORITHM, or NULL (none) */
 } blx_route_in;
 
-/* The descriptor answering to a TOP letter (any case), or NULL. */
-BLX_INTERNAL const blx_topology *blx_topology_find(char top);
-/* Every lettered descriptor, NULL-terminated (for listings and tests). */
-BLX_INTERNAL extern const blx_topology *const blx_topologies[];
-
 /* Route of a broadcast or a combine: returns 0, or -1 for an unknown letter.
- * The default ' ' takes the algorithm the cost model finds fastest. */
+ * The default ' ' takes the algorithm BLACS_ALGORITHM names where it can
+ * run, else the one the cost model finds fastest (default.c). */
 BLX_INTERNAL int blx_route_bcast(blx_route *r, char top, const blx_route_in *in);
 BLX_INTERNAL int blx_route_combine(blx_route *r, char top, const blx_route_in *in);
-
-/* Makes r the default's remembered choice for in, as if it had been
- * chosen (tests: to run an algorithm where the model would not take it). */
-BLX_INTERNAL void blx_route_remember(const blx_route_in *in, int combine, const blx_route *r);
+/* The route of a letter, after the documented fallbacks (registry.c). */
+BLX_INTERNAL int blx_route_letter(blx_route *r, char top, const blx_route_in *in, blx_coll op);
 
 /* Runs a broadcast (the source: is_source) or a combine along a route: the
  * route's trees come from x->trees and the plan from x->model; x->tree,
  * x->tree2, x->plan and (for the default TOP) x->ordered are set here.  A
- * leave-on-all combine along a topology that GATHERS then spreads the result
- * with the broadcast the default would choose. */
+ * leave-on-all combine along an algorithm that GATHERS then spreads the
+ * result with the broadcast the default would choose. */
 BLX_INTERNAL void blx_bcast_run(const blx_route *r, blx_xfer *x, int is_source);
 BLX_INTERNAL void blx_combine_run(const blx_route *r, blx_xfer *x);
 
-/* How many broadcasts and combines this process has run along topology t
- * (long-message tests check that the algorithm they meant ran). */
-BLX_INTERNAL unsigned long blx_topology_runs(const blx_topology *t);
-
-/* The TOP letters the registry answers to, in a string (the default ' '
- * first), for sweeps and error texts. */
-BLX_INTERNAL const char *blx_topology_letters(void);
-
-/* The walkers every tree topology uses (tree_walk.c).  Broadcast: the root
+/* The walkers every tree algorithm uses (tree_bcast.c, fanin.c).  Broadcast: the root
  * sends, every other member receives from its parent and forwards to its
  * children.  Combine: the other way round, each member folds its
  * children's contributions into its own and sends the result to its parent.
@@ -210,7 +251,7 @@ BLX_INTERNAL double blx_tree_combine_cost(const blx_cost_in *c);
  * contribution (x->readonly), before anything is folded into it. */
 BLX_INTERNAL void blx_xfer_own(blx_xfer *x);
 
-/* The non-power-of-two plan of the exchange-based combines: with p the
+/* The non-power-of-two plan of the exchange-based combines (exchange.c): with p the
  * largest power of two <= np, the member p + i (relative to the root) folds
  * its vector into member i.  blx_fold_in returns p and whether this member
  * takes part in the power-of-two exchange (the others are done: for

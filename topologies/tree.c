@@ -13,6 +13,7 @@ void blx_tree_free(blx_tree *t)
     free(t->step);
     free(t->first);
     free(t->kids);
+    free(t->memo);
     free(t);
 }
 
@@ -50,7 +51,8 @@ static blx_tree *tree_alloc(int np)
     t->step = calloc((size_t)np, sizeof *t->step);
     t->first = calloc((size_t)np + 1, sizeof *t->first);
     t->kids = malloc((size_t)(np > 1 ? np - 1 : 1) * sizeof *t->kids);
-    if (!t->parent || !t->step || !t->first || !t->kids) {
+    t->memo = calloc(1, sizeof *t->memo);
+    if (!t->parent || !t->step || !t->first || !t->kids || !t->memo) {
         blx_tree_free(t);
         return NULL;
     }
@@ -96,38 +98,18 @@ static int group_by_parent(blx_tree *t)
     return 0;
 }
 
-/* depth and nsteps, by a breadth-first walk from the root; 0, or -1 if out
- * of memory. */
-static int measure(blx_tree *t)
-{
-    int *depth = calloc((size_t)t->np, sizeof *depth), *queue = malloc((size_t)t->np * sizeof *queue);
-    int head = 0, tail = 0, ok = depth != NULL && queue != NULL;
-    if (ok)
-        queue[tail++] = 0;
-    while (ok && head < tail) {
-        int r = queue[head++];
-        for (int e = t->first[r]; e < t->first[r + 1]; e++) {
-            depth[t->kids[e]] = depth[r] + 1;
-            queue[tail++] = t->kids[e];
-        }
-        t->depth = depth[r] > t->depth ? depth[r] : t->depth;
-        t->nsteps = t->step[r] > t->nsteps ? t->step[r] : t->nsteps;
-    }
-    free(queue);
-    free(depth);
-    return ok ? 0 : -1;
-}
-
 blx_tree *blx_tree_build(int np, blx_tree_shape shape, char key, int param)
 {
     blx_tree *t = tree_alloc(np);
     if (t == NULL)
         return NULL;
     shape(t, key, param);
-    if (!spanning(t) || group_by_parent(t) != 0 || measure(t) != 0) {
+    if (!spanning(t) || group_by_parent(t) != 0) {
         blx_tree_free(t);
         return NULL;
     }
+    for (int r = 0; r < np; r++)
+        t->nsteps = t->step[r] > t->nsteps ? t->step[r] : t->nsteps;
     return t;
 }
 

@@ -37,7 +37,7 @@
  * Any p works; for p <= 2 the trees are a single edge.
  *
  * The combine to one walks the same trees the other way, rooted at the
- * destination (tree_walk.c's fan-in): piece 2j climbs tree A and piece
+ * destination (tree_combine.c's fan-in): piece 2j climbs tree A and piece
  * 2j + 1 tree B, each inner node folding its two children's piece into its
  * own before sending it up, and the destination folds the two roots'.  A
  * process receives n bytes (two children's halves in its inner tree) and
@@ -176,12 +176,9 @@ static blx_steps two_tree_link_steps(const blx_model *m, const void *tree_a, int
     return st;
 }
 
-/* The time of the plan above, with its pairs (two_tree_link_steps).
- * Simulated two trees (sim/README.md) against it, 64 KiB to 8 MiB on 8, 16
- * and 64 processes: the broadcast within 5% (1 MiB on 64: 161.8 us,
- * modelled 160.0), the sum to one within 6% (160.4 us).  The plan keeps
- * the pieces of its own steps: those that minimize this time ran within 1%
- * of them. */
+/* The time of the plan above, with its pairs (two_tree_link_steps); the
+ * plan keeps the pieces of its own steps (doc/performance.md: how close
+ * both come to the simulated times). */
 static double two_tree_time(const blx_model *m, const blx_tree *a, size_t n)
 {
     if (a->np < 3)
@@ -195,10 +192,7 @@ static double two_tree_cost(const blx_cost_in *c) { return two_tree_time(c->mode
 /* The fan-in folds every byte it receives; on p <= 2, any fan-in's edge.
  * Where receives do not overlap their latencies (more processes than
  * processors, model.h) it is not weighed: its pieces in flight on two trees
- * gain nothing there.  On this machine's 2 cores, 8 processes, sums of
- * 1 MiB and 8 MiB to one took 1-4% longer along the two trees than along
- * the previous choices (reduce-scatter + gather, the chain), in runs that
- * varied by 20%. */
+ * gain nothing there. */
 static double two_tree_combine_cost(const blx_cost_in *c)
 {
     if (!c->model->overlap)
@@ -210,9 +204,10 @@ static double two_tree_combine_cost(const blx_cost_in *c)
     return two_tree_time(&m, c->tree, c->n);
 }
 
-const blx_topology blx_topo_two_tree = {
+const blx_algorithm blx_alg_two_tree = {
+    .name = "two_tree",
     .keys = "",
-    .name = "two trees",
+    .title = "two trees",
     .description = "two binary trees, pieces alternating (chosen by the default TOP for long messages)",
     .tree = tree_a,
     .tree2 = tree_b,
@@ -224,5 +219,6 @@ const blx_topology blx_topo_two_tree = {
     .bcast_cost = two_tree_cost,
     .combine_cost = two_tree_combine_cost,
     .plan = two_tree_plan,
-    .flags = BLX_TOPO_PIPELINES | BLX_TOPO_GATHERS,
+    .flags = BLX_ALG_PIPELINES | BLX_ALG_GATHERS | BLX_ALG_CUTS,
+    .weigh = {[BLX_BCAST] = BLX_WEIGH_ONCE, [BLX_REDUCE] = BLX_WEIGH_ONCE},
 };

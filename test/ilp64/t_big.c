@@ -8,7 +8,9 @@
  *   - integer elements beyond 2^32 (the 'i' routines move 64-bit INTEGERs),
  *     and IGAMX2D's RA/CA with LDIA = 2^31 + 5;
  *   - with an argument: a value that does not fit where MPI needs an int
- *     (t_big nprow: NPROW = 2^32 + 1) must be a clear error.
+ *     must be a clear error (t_big nprow: NPROW = 2^32 + 1; t_big cdest:
+ *     a leave-on-one sum's CDEST = 2^32 + 1, which narrowed to int would
+ *     silently name column 1).
  */
 #define _DEFAULT_SOURCE /* MAP_NORESERVE, MAP_ANONYMOUS */
 #include <stdio.h>
@@ -100,6 +102,10 @@ int main(int argc, char **argv)
     CHECK(sizeof(blacs_int) == 8, "blacs_int is 64-bit");
     CHECK(nprow == 1 && npcol == 2 && mycol == me, "gridinfo");
     CHECK(Cblacs_pnum(ctxt, 0, 1) == 1 && Cblacs_pnum(ctxt, (blacs_int)1 << 32, 0) == -1, "pnum");
+    if (argc > 1 && strcmp(argv[1], "cdest") == 0) {
+        double v = 1;
+        Cdgsum2d(ctxt, "R", " ", 1, 1, &v, 1, 0, ((blacs_int)1 << 32) + 1);
+    }
     if (myrow == 0) {
         p2p(ctxt, me);
         scoped(ctxt, me);

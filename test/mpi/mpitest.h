@@ -61,6 +61,26 @@ static inline int mpitest_grids(int np, mt_grid *g)
     return n;
 }
 
+/* A P x Q grid made (row-major) with BLACS_ALGORITHM set to 'algorithms'
+ * (read when a grid is made, by its process 0, for every member), whose
+ * default TOP then runs the algorithms named where they can run; collective
+ * over MPI_COMM_WORLD, as BLACS_GRIDINIT is. */
+static inline int mpitest_grid_forcing(const char *algorithms, int nprow, int npcol)
+{
+    int ctxt;
+    const char *old = getenv("BLACS_ALGORITHM");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    setenv("BLACS_ALGORITHM", algorithms, 1);
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", nprow, npcol);
+    if (saved != NULL)
+        setenv("BLACS_ALGORITHM", saved, 1);
+    else
+        unsetenv("BLACS_ALGORITHM");
+    free(saved);
+    return ctxt;
+}
+
 /* A deterministic value for element k of a matrix sent by 'who', exact in
  * every BLACS type (small integers). */
 static inline int mt_value(int who, int salt, long k)

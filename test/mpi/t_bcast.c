@@ -207,7 +207,7 @@ static void interleaved(const grid *g)
 
 int main(int argc, char **argv)
 {
-    tops = blx_topology_letters();
+    tops = blx_algorithm_letters();
     int quick = argc > 1 && !strcmp(argv[1], "quick");
     mpitest_start();
     mt_grid grids[8];

@@ -75,12 +75,12 @@ static const blx_model *model;
 static blx_tree_cache trees;
 
 /* The algorithm the default picks, as the library will for this call. */
-static const blx_topology *choice(enum op op, int np, size_t bytes, int splittable)
+static const blx_algorithm *choice(enum op op, int np, size_t bytes, int splittable)
 {
     blx_route r;
-    blx_route_in in = {np, bytes, op == ALLREDUCE, splittable, 1, 1, model, &trees, NULL};
+    blx_route_in in = {np, bytes, op == ALLREDUCE, splittable, 1, 1, model, &trees, NULL, NULL};
     int rc = op == BCAST ? blx_route_bcast(&r, ' ', &in) : blx_route_combine(&r, ' ', &in);
-    return rc == 0 ? r.topo : NULL;
+    return rc == 0 ? r.alg : NULL;
 }
 
 /* Run on a network's model, where the long-message algorithms must win. */
@@ -101,9 +101,9 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 }
 
 /* The source's sends of a scatter + allgather: one per halving of the scope. */
-static void check_scatter_sends(const char *what, const blx_topology *t, int np, unsigned long before)
+static void check_scatter_sends(const char *what, const blx_algorithm *t, int np, unsigned long before)
 {
-    if (t != &blx_topo_scatter_allgather && t != &blx_topo_scatter_doubling)
+    if (t != &blx_alg_scatter_ring && t != &blx_alg_scatter_doubling)
         return;
     unsigned long want = 0;
     if (network)
@@ -114,10 +114,9 @@ static void check_scatter_sends(const char *what, const blx_topology *t, int np,
 }
 
 /* An algorithm for long messages: not the short-message tree or exchange. */
-static int is_long(enum op op, const blx_topology *t)
+static int is_long(enum op op, const blx_algorithm *t)
 {
-    return op == BCAST ? t != &blx_topo_general_tree
-                       : t != &blx_topo_general_tree && t != &blx_topo_hypercube;
+    return op == BCAST ? t != &blx_alg_general_tree : t != &blx_alg_general_tree && t != &blx_alg_hypercube;
 }
 
 /* Element counts to test: one below and at every change of the default's
@@ -128,9 +127,9 @@ static int test_points(enum op op, int np, size_t esz, int splittable, long *pts
     long max = (long)(MAX_BYTES / esz), start = 1;
     int n = 0;
     *wanted = 0;
-    const blx_topology *prev = choice(op, np, esz, splittable);
+    const blx_algorithm *prev = choice(op, np, esz, splittable);
     for (long k = 2; k <= max + 1; k++) {
-        const blx_topology *t = k <= max ? choice(op, np, (size_t)k * esz, splittable) : NULL;
+        const blx_algorithm *t = k <= max ? choice(op, np, (size_t)k * esz, splittable) : NULL;
         *wanted |= is_long(op, prev);
         if (t == prev)
             continue;
@@ -150,10 +149,10 @@ static int test_points(enum op op, int np, size_t esz, int splittable, long *pts
 }
 
 /* After one call: the algorithm the registry chose for it ran, once. */
-static void check_ran(const char *what, const blx_topology *t, unsigned long before)
+static void check_ran(const char *what, const blx_algorithm *t, unsigned long before)
 {
-    CHECK(blx_topology_runs(t) == before + 1, "%s: %s ran %lu times instead of once", what, t->name,
-          blx_topology_runs(t) - before);
+    CHECK(blx_algorithm_runs(t) == before + 1, "%s: %s ran %lu times instead of once", what, t->name,
+          blx_algorithm_runs(t) - before);
 }
 
 static long check_bcast_data(const double *a, int layout, int m, int cols, int lda, int src, int is_source)
@@ -187,11 +186,11 @@ static void bcast_one(const grid *g, char scope, int root, long n, int layout)
     for (int j = 0; layout == 2 && j < cols; j++)
         for (int i = 0; i < m; i++)
             count += in_shape('L', 'N', m, cols, i, j);
-    const blx_topology *t = choice(BCAST, np, count * sizeof(double), 1);
+    const blx_algorithm *t = choice(BCAST, np, count * sizeof(double), 1);
     char what[128];
     snprintf(what, sizeof what, "broadcast scope %c from %d, %zu doubles, layout %d", scope, root, count,
              layout);
-    unsigned long before = blx_topology_runs(t), sync_before = issends;
+    unsigned long before = blx_algorithm_runs(t), sync_before = issends;
     if (layout < 2 && me == root)
         Cdgebs2d(g->ctxt, sc, " ", m, cols, a, lda);
     else if (layout < 2)
@@ -229,7 +228,7 @@ static void bcasts(const grid *g, char scope)
 
 /* ZGSUM2D of exact values to member 'dest' (-1: everywhere), n complex,
  * along the default's choice or, if not NULL, along 'forced'. */
-static void zsum_one(const grid *g, char scope, int dest, long n, const blx_topology *forced)
+static void zsum_one(const grid *g, char scope, int dest, long n, const blx_algorithm *forced)
 {
     char sc[] = {scope, 0}, what[128];
     int np = scope_size(g, scope), me = scope_me(g, scope), rd = -1, cd = -1;
@@ -239,9 +238,9 @@ static void zsum_one(const grid *g, char scope, int dest, long n, const blx_topo
     int mine = g->myrow * g->npcol + g->mycol;
     for (long k = 0; k < 2 * n; k++)
         a[k] = val(mine, k);
-    const blx_topology *t = forced ? forced : choice(dest < 0 ? ALLREDUCE : REDUCE, np, (size_t)n * 16, 1);
+    const blx_algorithm *t = forced ? forced : choice(dest < 0 ? ALLREDUCE : REDUCE, np, (size_t)n * 16, 1);
     snprintf(what, sizeof what, "zgsum2d scope %c dest %d, %ld elements, %s", scope, dest, n, t->name);
-    unsigned long before = blx_topology_runs(t);
+    unsigned long before = blx_algorithm_runs(t);
     Czgsum2d(g->ctxt, sc, " ", (int)n, 1, a, (int)n, rd, cd);
     check_ran(what, t, before);
     long bad = 0;
@@ -297,10 +296,10 @@ static void amx_one(const grid *g, char scope, int dest, long n, int located)
     for (long k = 0; k < n; k++)
         a[k] = val(g->myrow * g->npcol + g->mycol, k);
     size_t bytes = (size_t)n * (sizeof(double) + (located ? sizeof(int) : 0));
-    const blx_topology *t = choice(dest < 0 ? ALLREDUCE : REDUCE, np, bytes, !located);
+    const blx_algorithm *t = choice(dest < 0 ? ALLREDUCE : REDUCE, np, bytes, !located);
     snprintf(what, sizeof what, "dgamx2d scope %c dest %d, %ld elements, %s locations", scope, dest, n,
              located ? "with" : "without");
-    unsigned long before = blx_topology_runs(t);
+    unsigned long before = blx_algorithm_runs(t);
     Cdgamx2d(g->ctxt, sc, " ", (int)n, 1, a, (int)n, ra, ca, located ? (int)n : -1, rd, cd);
     check_ran(what, t, before);
     long bad = 0;
@@ -348,41 +347,34 @@ static void combines(const grid *g, char scope)
                         repeat_one(g, scope, dests[d], pts[p]);
                 }
         /* with locations the vector cannot be cut: the choice must differ */
-        const blx_topology *t = choice(op, np, MAX_BYTES / 12 * 12, 0);
-        CHECK(t != &blx_topo_rabenseifner, "located combines must not be cut: %s chosen", t->name);
+        const blx_algorithm *t = choice(op, np, MAX_BYTES / 12 * 12, 0);
+        CHECK(t != &blx_alg_rabenseifner, "located combines must not be cut: %s chosen", t->name);
         amx_one(g, scope, dests[last], (long)(MAX_BYTES / 12), 1);
     }
 }
 
 /* The sum to one along two trees on every scope of 3 or more members,
- * wherever the model would take it: the default is made to remember the
- * two trees for the sizes below (as every member does alike), so that it
- * takes them.  On 4 members one process has the same parent in both trees,
+ * wherever the model would take it: on a grid whose default TOP is made to
+ * take them for every sum to one (BLACS_ALGORITHM=reduce=two_tree), with the
+ * shape of g.  On 4 members one process has the same parent in both trees,
  * which must get both trees' pieces in piece order.  Exact values, and the
  * same bits twice with staggered entries (each piece folds its children's
  * contributions in the tree's order, whatever order the pieces come in). */
-static void two_tree_sums(const grid *g, char scope)
+static void two_tree_sums(const grid *forced, char scope)
 {
-    int np = scope_size(g, scope), dests[3] = {0, 1, np - 1};
+    int np = scope_size(forced, scope), dests[3] = {0, 1, np - 1};
     long sizes[3] = {np + 1, 20011, (long)(MAX_BYTES / 16)}; /* complex elements */
     if (np < 3)
         return;
-    blx_ctx *c = blx_ctx_find(g->ctxt);
-    blx_scope *s = &c->scope[blx_scope_index((char[]){scope, 0})];
-    const blx_topology *t = &blx_topo_two_tree;
-    blx_route r = {t, t->combine_tree, t->combine_tree2, 0, 0, 0};
+    const blx_algorithm *t = &blx_alg_two_tree;
     for (int i = 0; i < 3; i++)
         for (int d = 0; d < 3; d++) {
-            blx_route_in in = {np, (size_t)sizes[i] * 16, 0, 1, 1, 1, &c->model, &s->trees, &s->routes};
-            blx_route_remember(&in, 1, &r);
-            zsum_one(g, scope, dests[d], sizes[i], t);
-            in.bytes = (size_t)sizes[i] * 8; /* doubles, repeatable whatever the order they come in */
-            blx_route_remember(&in, 1, &r);
-            unsigned long before = blx_topology_runs(t);
-            repeat_one(g, scope, dests[d], sizes[i]);
-            CHECK(blx_topology_runs(t) == before + 2,
+            zsum_one(forced, scope, dests[d], sizes[i], t);
+            unsigned long before = blx_algorithm_runs(t);
+            repeat_one(forced, scope, dests[d], sizes[i]); /* doubles: repeatable whatever the order */
+            CHECK(blx_algorithm_runs(t) == before + 2,
                   "dgsum2d scope %c along two trees: ran %lu times, not 2", scope,
-                  blx_topology_runs(t) - before);
+                  blx_algorithm_runs(t) - before);
         }
 }
 
@@ -434,16 +426,12 @@ static void coherence(const grid *g)
 /* Which algorithms ran, summed over the processes (printed by rank 0). */
 static void report_runs(void)
 {
-    const blx_topology *all[] = {&blx_topo_general_tree,      &blx_topo_hypercube,        &blx_topo_ring,
-                                 &blx_topo_scatter_allgather, &blx_topo_scatter_doubling, &blx_topo_two_tree,
-                                 &blx_topo_rabenseifner};
-    enum { N = sizeof all / sizeof all[0] };
-    unsigned long mine[N], sum[N];
-    for (int i = 0; i < N; i++)
-        mine[i] = blx_topology_runs(all[i]);
-    MPI_Reduce(mine, sum, N, MPI_UNSIGNED_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    for (int i = 0; mt_rank == 0 && i < N; i++)
-        printf("t_longmsg: %-40s ran %lu times (over all processes)\n", all[i]->name, sum[i]);
+    unsigned long mine[BLX_NALGORITHMS], sum[BLX_NALGORITHMS];
+    for (int i = 0; i < BLX_NALGORITHMS; i++)
+        mine[i] = blx_algorithm_runs(blx_algorithms[i]);
+    MPI_Reduce(mine, sum, BLX_NALGORITHMS, MPI_UNSIGNED_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    for (int i = 0; mt_rank == 0 && i < BLX_NALGORITHMS; i++)
+        printf("t_longmsg: %-40s ran %lu times (over all processes)\n", blx_algorithms[i]->name, sum[i]);
 }
 
 int main(int argc, char **argv)
@@ -461,6 +449,8 @@ int main(int argc, char **argv)
         Cblacs_get(0, 0, &g.ctxt);
         Cblacs_gridinit(&g.ctxt, "Row", grids[gi].p, grids[gi].q);
         Cblacs_gridinfo(g.ctxt, &g.nprow, &g.npcol, &g.myrow, &g.mycol);
+        grid forced = g;
+        forced.ctxt = mpitest_grid_forcing("reduce=two_tree", grids[gi].p, grids[gi].q);
         int member = g.ctxt >= 0;
         model = member ? &blx_ctx_find(g.ctxt)->model : NULL;
         for (const char *s = "RCA"; member && *s; s++) {
@@ -468,15 +458,17 @@ int main(int argc, char **argv)
                 continue; /* nothing runs on a scope of one */
             bcasts(&g, *s);
             combines(&g, *s);
-            two_tree_sums(&g, *s);
+            two_tree_sums(&forced, *s);
         }
         if (member && g.nprow == 1)
             readonly_source(&g);
         MPI_Barrier(MPI_COMM_WORLD);
         if (member && grids[gi].p * grids[gi].q == mt_size)
             coherence(&g);
-        if (member)
+        if (member) {
             Cblacs_gridexit(g.ctxt);
+            Cblacs_gridexit(forced.ctxt);
+        }
     }
     blx_tree_cache_free(&trees);
     report_runs();

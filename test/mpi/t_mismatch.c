@@ -31,17 +31,17 @@
 #define NETWORK_MODEL "alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=1"
 
 /* The default's choice: a broadcast (combine 0), a combine to all (1) or to one (2). */
-static const blx_topology *chosen(int ctxt, int combine, size_t bytes)
+static const blx_algorithm *chosen(int ctxt, int combine, size_t bytes)
 {
     blx_ctx *c = blx_ctx_find(ctxt);
     blx_scope *s = &c->scope[BLX_SCOPE_ALL];
     blx_route r;
-    blx_route_in in = {s->np, bytes, combine == 1, 1, 1, 1, &c->model, &s->trees, NULL};
+    blx_route_in in = {s->np, bytes, combine == 1, 1, 1, 1, &c->model, &s->trees, NULL, &c->forced};
     if (combine)
         blx_route_combine(&r, ' ', &in);
     else
         blx_route_bcast(&r, ' ', &in);
-    return r.topo;
+    return r.alg;
 }
 
 static void pause_200ms(void)
@@ -70,30 +70,30 @@ int main(int argc, char **argv)
     size_t mine = n + (odd ? (strcmp(dir, "more") == 0 ? 1024 : -1024) : 0);
     double *a = calloc(n + 1024, sizeof *a);
     int sum = 0, ok, to_one = 0;
-    const blx_topology *want = NULL;
+    const blx_algorithm *want = NULL;
     if (strcmp(path, "p2p") == 0) {
         ok = blx_p2p_cut(blx_ctx_find(ctxt), mine * 8).k > 1;
     } else if (strcmp(path, "p2pstraight") == 0) {
         ok = mine * 8 >= BLX_P2P_DIRECT_MIN && mine * 8 <= BLX_MAX_MSG;
     } else if (strcmp(path, "ring") == 0 || strcmp(path, "ringsum") == 0) {
         sum = path[4] == 's';
-        blx_tree *t = blx_tree_build(mt_size, sum ? blx_topo_ring.combine_tree : blx_topo_ring.tree, 'I', 0);
+        blx_tree *t = blx_tree_build(mt_size, sum ? blx_alg_ring.combine_tree : blx_alg_ring.tree, 'I', 0);
         blx_plan plan =
             t ? blx_model_tree_plan(&blx_ctx_find(ctxt)->model, t, mine * 8, 8) : (blx_plan){0, 0, 0};
         ok = t != NULL && plan.piece < mine * 8 && plan.lead > 0;
         blx_tree_free(t);
     } else if (strcmp(path, "twotree") == 0 || strcmp(path, "scatter") == 0) {
-        want = path[0] == 't' ? &blx_topo_two_tree : &blx_topo_scatter_doubling;
-        if (want == &blx_topo_scatter_doubling)
+        want = path[0] == 't' ? &blx_alg_two_tree : &blx_alg_scatter_doubling;
+        if (want == &blx_alg_scatter_doubling)
             mine = n / 32 + (mine - n); /* about 128 KiB, where scatter + allgather wins */
         ok = chosen(ctxt, 0, mine * 8) == want;
     } else if (strcmp(path, "twotreesum") == 0) {
         sum = to_one = 1;
-        want = &blx_topo_two_tree;
+        want = &blx_alg_two_tree;
         ok = chosen(ctxt, 2, mine * 8) == want;
     } else if (strcmp(path, "rsag") == 0) {
         sum = 1;
-        want = &blx_topo_rabenseifner;
+        want = &blx_alg_rabenseifner;
         ok = chosen(ctxt, 1, mine * 8) == want;
     } else {
         ok = 0;

@@ -1,10 +1,10 @@
 /*
- * test/mpi/t_streams.c - the two trees' streams (topologies/tree_walk.c):
+ * test/mpi/t_streams.c - the two trees' streams (topologies/stream.c):
  * a process that forwards in both trees sends each tree's pieces as they
  * come, never waiting for the other tree's.
  *
  * On a 1 x np grid, the default TOP is made to take the two trees
- * (topologies/two_tree.c) for a broadcast of 4 MiB from member 0 and from
+ * (topologies/two_tree.c, through BLACS_ALGORITHM) for a broadcast of 4 MiB from member 0 and from
  * member np - 1, on the cost model of a network (pieces of about 100 KiB,
  * sent synchronously two at a time).  Where tree B is tree A shifted (np
  * even), one process X forwards in both.  X's parent in tree B enters the
@@ -26,12 +26,11 @@
  * children; 12 MiB: one, above the budget) takes the children one after the other, the smallest subtree
  * first, as they are ready: the destination's receives, watched, must be
  * of whole vectors and posted in that order, folding as they arrive and
- * repeatably, and the sum right.  (Cut into pieces of FANIN_BUDGET / 2d,
+ * repeatably, and the sum right.  (Cut into pieces of BLX_FANIN_BUDGET / 2d,
  * as before, every receive was of a piece.)
  */
 #include <time.h>
 
-#include "../../blacs/internal.h"
 #include "../../topologies/topology.h"
 #include "mpitest.h"
 
@@ -92,7 +91,7 @@ static int member(int root, int rel, int np) { return (root + rel) % np; }
  * late: X's sends to its children in A and in B are counted. */
 static void run(int ctxt, int np, int me, int root)
 {
-    const blx_topology *t = &blx_topo_two_tree;
+    const blx_algorithm *t = &blx_alg_two_tree;
     blx_tree *a = blx_tree_build(np, t->tree, 0, 0), *b = blx_tree_build(np, t->tree2, 0, 0);
     CHECK(a != NULL && b != NULL, "the two trees of %d could not be built", np);
     if (a == NULL || b == NULL)
@@ -108,12 +107,6 @@ static void run(int ctxt, int np, int me, int root)
     CHECK(late != 0 && a->parent[late] != 0 && b->parent[late] != 0 && a->parent[late] != x && to_a != to_b,
           "on %d processes X's parent in tree B is a child of the source or of X", np);
 
-    blx_ctx *c = blx_ctx_find(ctxt);
-    blx_scope *s = &c->scope[blx_scope_index("A")];
-    blx_route r = {t, t->tree, t->tree2, 0, 0, 0};
-    blx_route_in in = {np, BYTES, 0, 0, 1, 1, &c->model, &s->trees, &s->routes};
-    blx_route_remember(&in, 0, &r);
-
     long n = (long)(BYTES / sizeof(double));
     double *v = malloc(BYTES);
     for (long k = 0; k < n; k++)
@@ -122,14 +115,14 @@ static void run(int ctxt, int np, int me, int root)
     w = (watch){rel == x, member(root, to_a, np), member(root, to_b, np), 0, 0, -1};
     if (rel == late)
         nanosleep(&(struct timespec){0, LATE_NS}, NULL);
-    unsigned long before = blx_topology_runs(t);
+    unsigned long before = blx_algorithm_runs(t);
     if (me == root)
         Cdgebs2d(ctxt, "A", " ", (int)n, 1, v, (int)n);
     else
         Cdgebr2d(ctxt, "A", " ", (int)n, 1, v, (int)n, 0, root);
     int on = w.on;
     w.on = 0;
-    CHECK(blx_topology_runs(t) == before + 1, "broadcast from %d: the two trees did not run", root);
+    CHECK(blx_algorithm_runs(t) == before + 1, "broadcast from %d: the two trees did not run", root);
     long bad = -1;
     for (long k = 0; k < n && bad < 0; k++)
         if (v[k] != (double)k)
@@ -170,30 +163,25 @@ static long sum_wrong(const double *v, size_t bytes, int np)
 }
 
 /* A sum to one along the two trees of far more pieces than a node's
- * receive slots hold (FANIN_BUDGET, tree_walk.c: 48 MiB in pieces of about
+ * receive slots hold (BLX_FANIN_BUDGET, fanin.h: 48 MiB in pieces of about
  * 250 KiB on 8 processes, 32 slots), every third process entering late:
  * the slots are reused while pieces of both trees are in flight (where a
  * window taken whole by one tree's pieces could leave the other's waiting,
- * the reserve of the stream in tree_walk.c).  It must end, with every
+ * the reserve of the stream in stream.c).  It must end, with every
  * element right.  (It ends too with the reserve kept only for a leaf's own
  * pieces, as before it was general, on 8, 12 and 16 processes: the cycle
  * that reserve breaks needs a skew between the trees this run does not
  * make.) */
 static void big_sum(int ctxt, int np, int me, int dest)
 {
-    const blx_topology *t = &blx_topo_two_tree;
-    blx_ctx *c = blx_ctx_find(ctxt);
-    blx_scope *s = &c->scope[blx_scope_index("A")];
-    blx_route r = {t, t->combine_tree, t->combine_tree2, 0, 0, 0};
-    blx_route_in in = {np, BIG_BYTES, 0, 1, 1, 1, &c->model, &s->trees, &s->routes};
-    blx_route_remember(&in, 1, &r);
+    const blx_algorithm *t = &blx_alg_two_tree;
     long n = (long)(BIG_BYTES / sizeof(double));
     double *v = sum_vector(BIG_BYTES, me);
     if (me % 3 == 1)
         nanosleep(&(struct timespec){0, LATE_NS / 3}, NULL);
-    unsigned long before = blx_topology_runs(t);
+    unsigned long before = blx_algorithm_runs(t);
     Cdgsum2d(ctxt, "A", " ", (int)n, 1, v, (int)n, 0, dest);
-    CHECK(blx_topology_runs(t) == before + 1, "sum to %d: the two trees did not run", dest);
+    CHECK(blx_algorithm_runs(t) == before + 1, "sum to %d: the two trees did not run", dest);
     long bad = me == dest ? sum_wrong(v, BIG_BYTES, np) : -1;
     CHECK(bad < 0, "sum to %d: element %ld is %g", dest, bad, bad < 0 ? 0 : v[bad]);
     free(v);
@@ -216,7 +204,7 @@ static int subtree(const blx_tree *t, int v)
  * destination's children come whole, the smallest subtree first. */
 static void whole_sum(int ctxt, int np, int me, int dest, size_t bytes, int repeatable)
 {
-    const blx_topology *t = blx_topology_find('1');
+    const blx_algorithm *t = blx_algorithm_find('1');
     blx_tree *tree = blx_tree_build(np, t->combine_tree, '1', 0);
     CHECK(tree != NULL, "the 1-tree of %d could not be built", np);
     if (tree == NULL)
@@ -225,10 +213,10 @@ static void whole_sum(int ctxt, int np, int me, int dest, size_t bytes, int repe
     long n = (long)(bytes / sizeof(double));
     double *v = sum_vector(bytes, me);
     rw.on = me == dest, rw.n = 0;
-    unsigned long before = blx_topology_runs(t);
+    unsigned long before = blx_algorithm_runs(t);
     Cdgsum2d(ctxt, "A", "1", (int)n, 1, v, (int)n, 0, dest);
     rw.on = 0;
-    CHECK(blx_topology_runs(t) == before + 1, "sum to %d along '1': the 1-tree did not run", dest);
+    CHECK(blx_algorithm_runs(t) == before + 1, "sum to %d along '1': the 1-tree did not run", dest);
     if (me == dest) {
         int d = blx_tree_nkids(tree, 0), last = 0;
         CHECK(rw.n == d, "sum to %d (repeatable %d): %d receives for %d children", dest, repeatable, rw.n, d);
@@ -256,9 +244,7 @@ int main(int argc, char **argv)
     (void)argc, (void)argv;
     setenv("BLACS_MODEL", "alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=1", 1);
     mpitest_start();
-    int ctxt, np = mt_size;
-    Cblacs_get(0, 0, &ctxt);
-    Cblacs_gridinit(&ctxt, "R", 1, np);
+    int np = mt_size, ctxt = mpitest_grid_forcing("bcast=two_tree,reduce=two_tree", 1, np);
     run(ctxt, np, mt_rank, 0);
     run(ctxt, np, mt_rank, np - 1);
     big_sum(ctxt, np, mt_rank, 0);

@@ -212,7 +212,7 @@ static void xor_check(const grid *g, char scope, char top, int dest)
 static void sweep(const grid *g, int quick)
 {
     const shape shapes[] = {{'G', 'N', 3, 2, 5}, {'U', 'N', 4, 3, 4}, {'L', 'U', 3, 5, 3}};
-    const char *tops = blx_topology_letters();
+    const char *tops = blx_algorithm_letters();
     int iter = 0;
     for (const char *sp = "RCA"; *sp; sp++) {
         int np = scope_size(g, *sp);
@@ -304,22 +304,22 @@ static void default_choice(const grid *g)
     size_t bytes = (size_t)1 << 21;
     for (int split = 0; split <= 1; split++) {
         blx_route r;
-        blx_route_in in = {np, bytes, 1, split, 1, 1, model, &trees, NULL};
+        blx_route_in in = {np, bytes, 1, split, 1, 1, model, &trees, NULL, NULL};
         CHECK(blx_route_combine(&r, ' ', &in) == 0, "no route");
         int cols = split ? (int)(bytes / 16) : 1; /* 2 x cols, or (bytes / 8) x 1 */
         int m = split ? 2 : (int)(bytes / 8);
         double *a = calloc((size_t)m * (size_t)cols, sizeof *a);
-        unsigned long before = blx_topology_runs(r.topo), rab = blx_topology_runs(&blx_topo_rabenseifner);
+        unsigned long before = blx_algorithm_runs(r.alg), rab = blx_algorithm_runs(&blx_alg_rabenseifner);
         char all[] = "A", sp[] = " ", gen[] = "G", dg[] = "N";
         cur = &d_typed;
         cur_m = m;
         cur_general = 1;
         Cdtuop2d(g->ctxt, all, sp, gen, dg, m, cols, a, m, -1, -1, NULL, op_add, NULL);
-        CHECK(blx_topology_runs(r.topo) == before + 1, "%d columns: %s did not run", cols, r.topo->name);
+        CHECK(blx_algorithm_runs(r.alg) == before + 1, "%d columns: %s did not run", cols, r.alg->name);
         if (!split)
-            CHECK(blx_topology_runs(&blx_topo_rabenseifner) == rab, "one column: the vector was split");
+            CHECK(blx_algorithm_runs(&blx_alg_rabenseifner) == rab, "one column: the vector was split");
         if (split && mt_rank == 0)
-            printf("  %d processes, 2 MiB in %d columns: the default runs %s\n", np, cols, r.topo->name);
+            printf("  %d processes, 2 MiB in %d columns: the default runs %s\n", np, cols, r.alg->name);
         free(a);
     }
     blx_tree_cache_free(&trees);

@@ -82,7 +82,7 @@ static void check_bcast_schedules(int np)
 {
     int others = np - 1;
     for (const char *k = "ID"; *k; k++) {
-        blx_tree *t = tree_of(blx_topo_ring.tree, np, *k, 0, "ring");
+        blx_tree *t = tree_of(blx_alg_ring.tree, np, *k, 0, "ring");
         if (!t)
             continue;
         CHECK(t->nsteps == others && source_sends(t) == (np > 1), "ring %c np=%d: %d steps, %d source sends",
@@ -93,7 +93,7 @@ static void check_bcast_schedules(int np)
             CHECK(blx_tree_kids(t, 0)[0] == (*k == 'I' ? 1 : np - 1), "ring %c goes the wrong way", *k);
         blx_tree_free(t);
     }
-    blx_tree *t = tree_of(blx_topo_split_ring.tree, np, 'S', 0, "split ring");
+    blx_tree *t = tree_of(blx_alg_split_ring.tree, np, 'S', 0, "split ring");
     if (t) {
         CHECK(t->nsteps == (others + 1) / 2, "split ring np=%d: %d steps", np, t->nsteps);
         CHECK(source_sends(t) == (others < 2 ? others : 2), "split ring np=%d: %d source sends", np,
@@ -106,7 +106,7 @@ static void check_bcast_schedules(int np)
         if (nr == 0)
             continue;
         int R = abs(nr);
-        t = tree_of(blx_topo_multiring.tree, np, 'M', nr, "multiring");
+        t = tree_of(blx_alg_multiring.tree, np, 'M', nr, "multiring");
         if (!t)
             continue;
         CHECK(t->nsteps == (others + R - 1) / R, "multiring np=%d N_r=%d: %d steps", np, nr, t->nsteps);
@@ -116,13 +116,13 @@ static void check_bcast_schedules(int np)
               np, nr);
         blx_tree_free(t);
     }
-    t = tree_of(blx_topo_fully_connected.tree, np, 'F', 0, "fully connected");
+    t = tree_of(blx_alg_fully_connected.tree, np, 'F', 0, "fully connected");
     if (t) {
         CHECK(t->nsteps == (np > 1) && source_sends(t) == others, "F np=%d", np);
         blx_tree_free(t);
     }
     if ((np & (np - 1)) == 0) {
-        t = tree_of(blx_topo_hypercube.tree, np, 'H', 0, "hypercube");
+        t = tree_of(blx_alg_hypercube.tree, np, 'H', 0, "hypercube");
         if (t) {
             int lg = ceil_log(2, np);
             CHECK(t->nsteps == lg && source_sends(t) == lg, "H np=%d: %d steps %d sends", np, t->nsteps,
@@ -136,7 +136,7 @@ static void check_bcast_schedules(int np)
         }
     }
     for (int nb = 1; nb <= 12; nb++) {
-        t = tree_of(blx_topo_general_tree.tree, np, nb <= 9 ? (char)('0' + nb) : 'T', nb, "general tree");
+        t = tree_of(blx_alg_general_tree.tree, np, nb <= 9 ? (char)('0' + nb) : 'T', nb, "general tree");
         if (!t)
             continue;
         int ht = ceil_log(nb + 1, np);
@@ -175,11 +175,24 @@ static void check_ring_flow(const blx_tree *t, char key, int param, const int *d
           "%c(%d) combine np=%d: %d rings end at the destination, want %d", key, param, np, ends, nrings);
 }
 
+/* The longest root-to-leaf path of t, in edges. */
+static int depth_of(const blx_tree *t)
+{
+    int depth = 0;
+    for (int r = 0; r < t->np; r++) {
+        int d = 0;
+        for (int u = r; t->parent[u] >= 0; u = t->parent[u])
+            d++;
+        depth = d > depth ? d : depth;
+    }
+    return depth;
+}
+
 static void check_combine_trees(int np)
 {
     int others = np - 1, *dir = malloc((size_t)np * sizeof *dir);
-    for (int b = 0; blx_topologies[b]; b++) {
-        const blx_topology *tp = blx_topologies[b];
+    for (int b = 0; b < BLX_NALGORITHMS; b++) {
+        const blx_algorithm *tp = blx_algorithms[b];
         if (tp->combine_tree == NULL)
             continue;
         for (const char *k = tp->keys; *k; k++) {
@@ -198,20 +211,20 @@ static void check_combine_trees(int np)
                     for (int r = 0; r < np; r++)
                         dir[r] = *k == 'I' ? 1 : -1;
                     check_ring_flow(t, *k, param, dir, others > 0);
-                    CHECK(t->depth == others, "%c combine np=%d: depth %d", *k, np, t->depth);
+                    CHECK(depth_of(t) == others, "%c combine np=%d: depth %d", *k, np, depth_of(t));
                 } else if (*k == 'S') { /* two halves, each ending at d */
                     int right = (others + 1) / 2;
                     for (int r = 0; r < np; r++)
                         dir[r] = r <= right ? -1 : 1;
                     check_ring_flow(t, *k, param, dir, others < 2 ? others : 2);
-                    CHECK(t->depth == right, "S combine np=%d: depth %d, want %d", np, t->depth, right);
+                    CHECK(depth_of(t) == right, "S combine np=%d: depth %d, want %d", np, depth_of(t), right);
                 } else if (*k == 'M') { /* |N_r| rings flowing in N_r's direction */
                     int rings = abs(param) < others ? abs(param) : others;
                     for (int r = 0; r < np; r++)
                         dir[r] = param > 0 ? 1 : -1;
                     check_ring_flow(t, *k, param, dir, rings);
-                    CHECK(t->depth == (rings ? (others + rings - 1) / rings : 0),
-                          "M(%d) combine np=%d: depth %d", param, np, t->depth);
+                    CHECK(depth_of(t) == (rings ? (others + rings - 1) / rings : 0),
+                          "M(%d) combine np=%d: depth %d", param, np, depth_of(t));
                 } else if (*k == 'T' || (*k >= '1' && *k <= '9')) {
                     int nb = *k == 'T' ? param : *k - '0';
                     int ht = ceil_log(nb + 1, np);
@@ -235,23 +248,23 @@ static void check_combine_trees(int np)
 }
 
 /* The default's choice under a model (BLACS_MODEL's syntax). */
-static const blx_topology *model_choice(const char *model, int op, int np, size_t bytes)
+static const blx_algorithm *model_choice(const char *model, int op, int np, size_t bytes)
 {
     blx_model m = blx_model_default();
     CHECK(blx_model_parse(model, &m) == 0, "model '%s' refused", model);
     blx_tree_cache trees = {0};
     blx_route r;
-    blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees, NULL};
+    blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees, NULL, NULL};
     if (op == 0)
         blx_route_bcast(&r, ' ', &in);
     else
         blx_route_combine(&r, ' ', &in);
     blx_tree_cache_free(&trees);
-    return r.topo;
+    return r.alg;
 }
 
 /* The default's choice on a network (the simulated cluster of `make sim`). */
-static const blx_topology *network_choice(int op, int np, size_t bytes)
+static const blx_algorithm *network_choice(int op, int np, size_t bytes)
 {
     return model_choice("alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1", op, np, bytes);
 }
@@ -263,45 +276,45 @@ static void check_network_choices(void)
     static const struct {
         int op, np;
         size_t bytes;
-        const blx_topology *want;
+        const blx_algorithm *want;
     } rows[] = {
-        {0, 256, 8, &blx_topo_fully_connected},         /* no overhead: 255 sends at once, 1 alpha */
-        {0, 256, 64 << 10, &blx_topo_scatter_doubling}, /* 2 log2 p alpha + 2 n beta */
-        {0, 16, 64 << 10, &blx_topo_scatter_doubling},  /* two trees 21.7 us simulated, 20.3 */
-        {0, 64, 256 << 10, &blx_topo_two_tree},         /* 58.8 us simulated, scatter 63.6 */
-        {0, 4, 8 << 20, &blx_topo_ring},                /* a short pipelined chain */
-        {0, 256, 8 << 20, &blx_topo_two_tree},          /* n beta + fill */
-        {0, 1024, 1 << 20, &blx_topo_two_tree},
-        {0, 6, 1 << 20, &blx_topo_ring},        /* staggered: 115 us simulated, two trees 148 */
-        {1, 16, 1 << 20, &blx_topo_ring},       /* pipelined chain fan-in */
-        {1, 1024, 8 << 20, &blx_topo_two_tree}, /* the chain is too long */
-        {1, 64, 1 << 20, &blx_topo_two_tree},   /* 160 us simulated, reduce-scatter + gather 214 */
-        {2, 256, 8, &blx_topo_hypercube},
-        {2, 256, 1 << 20, &blx_topo_rabenseifner},
-        {1, 16, 64 << 10, &blx_topo_rabenseifner}, /* the gather's receives overlap */
-        {1, 64, 256 << 10, &blx_topo_two_tree},    /* 55.8 us simulated, reduce-scatter + gather 58.7 */
+        {0, 256, 8, &blx_alg_fully_connected},         /* no overhead: 255 sends at once, 1 alpha */
+        {0, 256, 64 << 10, &blx_alg_scatter_doubling}, /* 2 log2 p alpha + 2 n beta */
+        {0, 16, 64 << 10, &blx_alg_scatter_doubling},  /* two trees 21.7 us simulated, 20.3 */
+        {0, 64, 256 << 10, &blx_alg_two_tree},         /* 58.8 us simulated, scatter 63.6 */
+        {0, 4, 8 << 20, &blx_alg_ring},                /* a short pipelined chain */
+        {0, 256, 8 << 20, &blx_alg_two_tree},          /* n beta + fill */
+        {0, 1024, 1 << 20, &blx_alg_two_tree},
+        {0, 6, 1 << 20, &blx_alg_ring},        /* staggered: 115 us simulated, two trees 148 */
+        {1, 16, 1 << 20, &blx_alg_ring},       /* pipelined chain fan-in */
+        {1, 1024, 8 << 20, &blx_alg_two_tree}, /* the chain is too long */
+        {1, 64, 1 << 20, &blx_alg_two_tree},   /* 160 us simulated, reduce-scatter + gather 214 */
+        {2, 256, 8, &blx_alg_hypercube},
+        {2, 256, 1 << 20, &blx_alg_rabenseifner},
+        {1, 16, 64 << 10, &blx_alg_rabenseifner}, /* the gather's receives overlap */
+        {1, 64, 256 << 10, &blx_alg_two_tree},    /* 55.8 us simulated, reduce-scatter + gather 58.7 */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        const blx_topology *t = network_choice(rows[i].op, rows[i].np, rows[i].bytes);
+        const blx_algorithm *t = network_choice(rows[i].op, rows[i].np, rows[i].bytes);
         CHECK(t == rows[i].want, "network, op %d, %d processes, %zu bytes: %s chosen, %s expected",
               rows[i].op, rows[i].np, rows[i].bytes, t->name, rows[i].want->name);
     }
     /* where receives do not overlap (more processes than processors), the
      * gather pays p - 1 latencies and a fan-in wins */
     CHECK(model_choice("alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=0", 1, 1024, 1 << 20) !=
-              &blx_topo_rabenseifner,
+              &blx_alg_rabenseifner,
           "overlap=0: reduce-scatter + gather still chosen for a 1 MiB sum to one of 1024");
     /* nor do a fan-in's: a sum of 8 B to one of 4 takes the binomial tree
      * (two latencies), not the flat one (three in turn) */
     blx_model ov = blx_model_for_node(4, 2);
     blx_tree_cache ovt = {0};
     blx_route fan;
-    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL};
+    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL, NULL};
     blx_route_combine(&fan, ' ', &fin);
     blx_tree_cache_free(&ovt);
-    CHECK(fan.topo == &blx_topo_general_tree && fan.param == 1,
+    CHECK(fan.alg == &blx_alg_general_tree && fan.param == 1,
           "4 processes on 2 processors: a sum of 8 B to one takes %s (param %d), not the binomial tree",
-          fan.topo->name, fan.param);
+          fan.alg->name, fan.param);
     blx_model o = blx_model_default();
     CHECK(o.overlap == 1 && blx_model_for_node(4, 2).overlap == 0 && blx_model_for_node(2, 2).overlap == 1,
           "overlap: %d by default, %d on 4 processes over 2 processors, %d on 2", o.overlap,
@@ -323,12 +336,129 @@ static void check_network_choices(void)
           "bad model names accepted");
 }
 
+/* The one table of algorithms (topology.h) and what is derived from it:
+ * every row's name is the one its BLX_ALGORITHMS entry gives, its letters
+ * answer to it and are in the registry's string once, its row and run
+ * counter are found, and it is reachable (a letter, or a candidate of the
+ * default); BLACS_ALGORITHM forces each candidate by name where it can run. */
+static void check_algorithm_table(void)
+{
+#define NAME_OF(name) #name,
+    static const char *const names[] = {BLX_ALGORITHMS(NAME_OF)};
+#undef NAME_OF
+    CHECK(sizeof names / sizeof names[0] == BLX_NALGORITHMS, "BLX_NALGORITHMS is not the list's length");
+    const char *letters = blx_algorithm_letters();
+    size_t nletters = 0;
+    for (int i = 0; i < BLX_NALGORITHMS; i++) {
+        const blx_algorithm *a = blx_algorithms[i];
+        CHECK(a != NULL && strcmp(a->name, names[i]) == 0, "row %d: '%s', its list entry '%s'", i,
+              a ? a->name : "(null)", names[i]);
+        CHECK(blx_algorithm_index(a) == i && blx_algorithm_runs(a) == 0, "%s: row or run counter not found",
+              a->name);
+        int weighed = 0;
+        for (int op = 0; op < BLX_NCOLL; op++)
+            weighed |= a->weigh[op] != NULL && a->weigh[op][0] >= 0;
+        CHECK(weighed || a->keys[0] != '\0', "%s: neither a TOP letter nor a candidate of the default",
+              a->name);
+        CHECK(a->title != NULL && a->description != NULL, "%s: no title or description", a->name);
+        for (const char *k = a->keys; *k; k++, nletters++)
+            CHECK(blx_algorithm_find(*k) == a && strchr(letters, *k) == strrchr(letters, *k) &&
+                      strchr(letters, *k) != NULL,
+                  "letter '%c' of %s: not its own, or not once in '%s'", *k, a->name, letters);
+        for (int op = 0; op < BLX_NCOLL; op++)
+            for (const int *p = a->weigh[op]; p != NULL && *p >= 0; p++) {
+                CHECK(op == BLX_BCAST ? a->bcast_cost != NULL : a->combine_cost != NULL,
+                      "%s: weighed for operation %d without a cost", a->name, op);
+                static const char *const ops[] = {"bcast", "reduce", "allreduce"};
+                char text[64];
+                blx_forced f = blx_forced_none();
+                int numbered = (a->flags & (BLX_ALG_USES_BRANCHES | BLX_ALG_USES_RINGS)) && *p > 0;
+                snprintf(text, sizeof text, numbered ? "%s=%s:%d" : "%s=%s", ops[op], a->name, *p);
+                char why[160] = "";
+                CHECK(blx_forced_parse(text, &f, why, sizeof why) == 0 && f.alg[op] == i,
+                      "BLACS_ALGORITHM=%s refused: %s", text, why);
+                blx_model m = blx_model_default();
+                blx_tree_cache trees = {0};
+                blx_route r;
+                blx_route_in in = {64, (size_t)1 << 20, op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, &f};
+                if (op == BLX_BCAST)
+                    blx_route_bcast(&r, ' ', &in);
+                else
+                    blx_route_combine(&r, ' ', &in);
+                blx_tree_cache_free(&trees);
+                CHECK(r.alg == a && r.param == (numbered ? *p : r.param), "%s on 64: %s ran (param %d)", text,
+                      r.alg->name, r.param);
+            }
+    }
+    CHECK(strlen(letters) == nletters + 1 && letters[0] == ' ', "letters '%s' against %zu in the table",
+          letters, nletters);
+}
+
+/* BLACS_ALGORITHM's parse errors, its "default", and where a forced
+ * algorithm cannot run (the default's own choice then). */
+static void check_forced(void)
+{
+    static const char *const bad[] = {"bcast",
+                                      "bcst=two_tree",
+                                      "bcast=twotree",
+                                      "bcast=rabenseifner",
+                                      "reduce=hypercube",
+                                      "reduce=scatter_ring",
+                                      "bcast=two_tree:2",
+                                      "bcast=general_tree:0",
+                                      "bcast=general_tree:x",
+                                      "bcast=ring,,",
+                                      ",bcast=ring",
+                                      "allreduce=default:3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        blx_forced f = blx_forced_none(), keep = f;
+        char why[160] = "";
+        CHECK(blx_forced_parse(bad[i], &f, why, sizeof why) == -1 && memcmp(&f, &keep, sizeof f) == 0 &&
+                  why[0] != '\0',
+              "BLACS_ALGORITHM=%s accepted, or *f changed, or no reason", bad[i]);
+    }
+    blx_forced f = blx_forced_none();
+    char why[160];
+    CHECK(blx_forced_parse("allreduce=rabenseifner,bcast=scatter_doubling,reduce=general_tree:3", &f, why,
+                           sizeof why) == 0 &&
+              f.alg[BLX_ALLREDUCE] == blx_algorithm_index(&blx_alg_rabenseifner) &&
+              f.alg[BLX_BCAST] == blx_algorithm_index(&blx_alg_scatter_doubling) &&
+              f.alg[BLX_REDUCE] == blx_algorithm_index(&blx_alg_general_tree) && f.param[BLX_REDUCE] == 3,
+          "a list of three");
+    CHECK(blx_forced_parse("reduce=default", &f, why, sizeof why) == 0 && f.alg[BLX_REDUCE] == -1 &&
+              f.alg[BLX_BCAST] >= 0,
+          "default resets one operation only");
+    blx_model m = blx_model_default();
+    blx_tree_cache trees = {0};
+    blx_route r, plain;
+    /* scatter + recursive doubling needs a power of two: on 6, the default's choice */
+    blx_route_in in = {6, 8 << 20, 0, 1, 1, 1, &m, &trees, NULL, NULL}, forced = in;
+    forced.forced = &f;
+    blx_route_bcast(&r, ' ', &forced);
+    blx_route_bcast(&plain, ' ', &in);
+    CHECK(r.alg == plain.alg && r.param == plain.param, "scatter_doubling forced on 6: %s, the default %s",
+          r.alg->name, plain.alg->name);
+    forced.np = in.np = 8;
+    blx_route_bcast(&r, ' ', &forced);
+    CHECK(r.alg == &blx_alg_scatter_doubling, "scatter_doubling forced on 8: %s", r.alg->name);
+    /* rabenseifner cuts the vector: not for combines with locations */
+    forced.leave_on_all = in.leave_on_all = 1, forced.splittable = in.splittable = 0;
+    blx_route_combine(&r, ' ', &forced);
+    blx_route_combine(&plain, ' ', &in);
+    CHECK(r.alg == plain.alg && r.alg != &blx_alg_rabenseifner,
+          "rabenseifner forced on a located combine: %s", r.alg->name);
+    /* an explicit TOP is always honoured */
+    blx_route_bcast(&r, 'S', &forced);
+    CHECK(r.alg == &blx_alg_split_ring, "TOP 'S' with a forced broadcast: %s", r.alg->name);
+    blx_tree_cache_free(&trees);
+}
+
 /* Routes under the default model (each call with a fresh tree cache). */
 static int route_b(blx_route *r, char top, int np, size_t bytes, int nr, int nb)
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL};
+    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL, NULL};
     int rc = blx_route_bcast(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -338,7 +468,7 @@ static int route_c(blx_route *r, char top, int np, size_t bytes, int all, int sp
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL};
+    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL, NULL};
     int rc = blx_route_combine(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -347,51 +477,51 @@ static int route_c(blx_route *r, char top, int np, size_t bytes, int all, int sp
 static void check_registry(void)
 {
     blx_route r;
-    CHECK(route_b(&r, 'h', 8, 100, 1, 1) == 0 && r.topo == &blx_topo_hypercube, "H on 8");
-    CHECK(route_b(&r, 'H', 6, 100, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
+    CHECK(route_b(&r, 'h', 8, 100, 1, 1) == 0 && r.alg == &blx_alg_hypercube, "H on 8");
+    CHECK(route_b(&r, 'H', 6, 100, 1, 1) == 0 && r.alg == &blx_alg_general_tree && r.param == 1,
           "H on 6 falls back to the 1-tree");
-    CHECK(route_c(&r, 'H', 6, 100, 1, 1, 1, 1) == 0 && r.topo == &blx_topo_hypercube && r.shape == NULL,
+    CHECK(route_c(&r, 'H', 6, 100, 1, 1, 1, 1) == 0 && r.alg == &blx_alg_hypercube && r.shape == NULL,
           "leave-on-all H is the exchange on any size");
-    CHECK(route_c(&r, 'H', 8, 100, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param == 1,
+    CHECK(route_c(&r, 'H', 8, 100, 0, 1, 1, 1) == 0 && r.alg == &blx_alg_general_tree && r.param == 1,
           "leave-on-one H falls back to the 1-tree");
     CHECK(route_b(&r, 't', 5, 100, 1, 9) == 0 && r.param == 4, "T clamps N_b to np-1: %d", r.param);
     CHECK(route_b(&r, '3', 9, 100, 1, 7) == 0 && r.param == 3 && r.key == 'T', "digit 3");
     CHECK(route_b(&r, 'm', 4, 100, -9, 1) == 0 && r.param == -3, "M clamps to -(np-1): %d", r.param);
     CHECK(route_c(&r, 'M', 4, 100, 0, 1, 2, 1) == 0 && r.param == 2 &&
-              r.shape == blx_topo_multiring.combine_tree,
+              r.shape == blx_alg_multiring.combine_tree,
           "combine M uses NR_CO and the combine tree");
     CHECK(route_b(&r, 'x', 4, 100, 1, 1) == -1, "unknown letter accepted");
     CHECK(route_b(&r, '0', 4, 100, 1, 1) == -1, "0 is not a topology");
     CHECK(route_c(&r, '\0', 4, 100, 0, 1, 1, 1) == -1, "NUL is not a topology");
-    CHECK(route_b(&r, ' ', 4, 8, 1, 1) == 0 && r.topo != NULL, "default broadcast");
-    CHECK(route_c(&r, ' ', 4, 8, 1, 1, 1, 1) == 0 && r.topo != NULL && r.fixed_order, "default combine");
+    CHECK(route_b(&r, ' ', 4, 8, 1, 1) == 0 && r.alg != NULL, "default broadcast");
+    CHECK(route_c(&r, ' ', 4, 8, 1, 1, 1, 1) == 0 && r.alg != NULL && r.fixed_order, "default combine");
     /* the default's choices that follow from the model whatever its numbers */
     for (int np = 2; np <= 1024; np *= 4) {
-        CHECK(route_b(&r, ' ', np, 8, 1, 1) == 0 && r.topo == &blx_topo_general_tree && r.param >= 1,
-              "8 B broadcast on %d: %s, not a tree (binomial or of some radix)", np, r.topo->name);
-        CHECK(route_c(&r, ' ', np, 8, 1, 1, 1, 1) == 0 && r.topo == &blx_topo_hypercube,
-              "8 B leave-on-all combine on %d: %s, not the exchange", np, r.topo->name);
-        CHECK(route_c(&r, ' ', np, 8, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree,
-              "8 B leave-on-one combine on %d: %s, not the binomial fan-in", np, r.topo->name);
-        CHECK(route_c(&r, ' ', np, 1 << 20, 1, 0, 1, 1) == 0 && r.topo != &blx_topo_rabenseifner,
-              "a combine with locations cannot be cut, yet %s on %d", r.topo->name, np);
+        CHECK(route_b(&r, ' ', np, 8, 1, 1) == 0 && r.alg == &blx_alg_general_tree && r.param >= 1,
+              "8 B broadcast on %d: %s, not a tree (binomial or of some radix)", np, r.alg->name);
+        CHECK(route_c(&r, ' ', np, 8, 1, 1, 1, 1) == 0 && r.alg == &blx_alg_hypercube,
+              "8 B leave-on-all combine on %d: %s, not the exchange", np, r.alg->name);
+        CHECK(route_c(&r, ' ', np, 8, 0, 1, 1, 1) == 0 && r.alg == &blx_alg_general_tree,
+              "8 B leave-on-one combine on %d: %s, not the binomial fan-in", np, r.alg->name);
+        CHECK(route_c(&r, ' ', np, 1 << 20, 1, 0, 1, 1) == 0 && r.alg != &blx_alg_rabenseifner,
+              "a combine with locations cannot be cut, yet %s on %d", r.alg->name, np);
     }
     /* one edge (2 processes): nothing to pipeline, the message goes whole
      * along the binomial tree's edge, here and on a network; a sum to one
      * takes the binomial fan-in here (measured against reduce-scatter +
      * gather: README) */
     for (size_t n = 8; n <= (8 << 20); n *= 8) {
-        CHECK(route_b(&r, ' ', 2, n, 1, 1) == 0 && r.topo == &blx_topo_general_tree,
-              "%zu B broadcast on 2: %s, not the binomial tree", n, r.topo->name);
-        CHECK(route_c(&r, ' ', 2, n, 0, 1, 1, 1) == 0 && r.topo == &blx_topo_general_tree,
-              "%zu B leave-on-one combine on 2: %s, not the binomial fan-in", n, r.topo->name);
-        const blx_topology *t = network_choice(0, 2, n);
-        CHECK(t == &blx_topo_general_tree, "network, %zu B broadcast on 2: %s, not the binomial tree", n,
+        CHECK(route_b(&r, ' ', 2, n, 1, 1) == 0 && r.alg == &blx_alg_general_tree,
+              "%zu B broadcast on 2: %s, not the binomial tree", n, r.alg->name);
+        CHECK(route_c(&r, ' ', 2, n, 0, 1, 1, 1) == 0 && r.alg == &blx_alg_general_tree,
+              "%zu B leave-on-one combine on 2: %s, not the binomial fan-in", n, r.alg->name);
+        const blx_algorithm *t = network_choice(0, 2, n);
+        CHECK(t == &blx_alg_general_tree, "network, %zu B broadcast on 2: %s, not the binomial tree", n,
               t->name);
     }
     CHECK(route_c(&r, 'I', 4, 64, 0, 1, 1, 1) == 0 && !r.fixed_order, "letters keep arrival order");
     /* LAWN 73's letters, each once: the registry answers to exactly these */
-    const char *lawn73 = " IDSMFH123456789T", *letters = blx_topology_letters();
+    const char *lawn73 = " IDSMFH123456789T", *letters = blx_algorithm_letters();
     CHECK(strlen(letters) == strlen(lawn73), "registry letters '%s' against LAWN 73's '%s'", letters, lawn73);
     for (const char *l = lawn73; *l; l++)
         CHECK(strchr(letters, *l) != NULL && strchr(letters, *l) == strrchr(letters, *l),
@@ -421,8 +551,8 @@ static void check_route_cache(void)
                 for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
                     for (int op = 0; op < 5; op++) {
                         int all = op >= 3, split = op == 2 || op == 4;
-                        blx_route_in in = {np, sizes[z], all, split, 1, 1, &m, &trees, &routes};
-                        blx_route_in fresh = {np, sizes[z], all, split, 1, 1, &m, &fresh_trees, NULL};
+                        blx_route_in in = {np, sizes[z], all, split, 1, 1, &m, &trees, &routes, NULL};
+                        blx_route_in fresh = {np, sizes[z], all, split, 1, 1, &m, &fresh_trees, NULL, NULL};
                         blx_route a, b;
                         if (op == 0) {
                             blx_route_bcast(&a, ' ', &in);
@@ -431,10 +561,10 @@ static void check_route_cache(void)
                             blx_route_combine(&a, ' ', &in);
                             blx_route_combine(&b, ' ', &fresh);
                         }
-                        CHECK(a.topo == b.topo && a.shape == b.shape && a.shape2 == b.shape2 &&
+                        CHECK(a.alg == b.alg && a.shape == b.shape && a.shape2 == b.shape2 &&
                                   a.key == b.key && a.param == b.param && a.fixed_order == b.fixed_order,
                               "np %d, %zu bytes, op %d: the remembered choice %s differs from %s", np,
-                              sizes[z], op, a.topo->name, b.topo->name);
+                              sizes[z], op, a.alg->name, b.alg->name);
                     }
             blx_tree_cache_free(&trees);
             blx_tree_cache_free(&fresh_trees);
@@ -447,7 +577,7 @@ static void check_route_cache(void)
     blx_route r;
     for (int round = 0; round < 2; round++)
         for (size_t bytes = 8; bytes <= 8 * BLX_ROUTE_CACHE; bytes += 8) {
-            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes};
+            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes, NULL};
             blx_route_bcast(&r, ' ', &in);
             CHECK(round == 0 || r.param == -7, "%zu bytes weighed again in round 2", bytes);
             if (round == 0 && bytes == 8 * BLX_ROUTE_CACHE)
@@ -459,6 +589,8 @@ static void check_route_cache(void)
 
 int main(void)
 {
+    check_algorithm_table();
+    check_forced();
     check_route_cache();
     for (int np = 1; np <= 64; np++) {
         check_bcast_schedules(np);
@@ -467,12 +599,12 @@ int main(void)
     check_registry();
     check_network_choices();
     /* the pictures in the topology files */
-    blx_tree *t = blx_tree_build(9, blx_topo_general_tree.tree, '2', 2);
+    blx_tree *t = blx_tree_build(9, blx_alg_general_tree.tree, '2', 2);
     CHECK(t && blx_tree_nkids(t, 0) == 4 && blx_tree_kids(t, 0)[0] == 6 && blx_tree_kids(t, 0)[1] == 3 &&
               blx_tree_kids(t, 0)[2] == 2 && blx_tree_kids(t, 0)[3] == 1,
           "N_b = 2, np = 9 tree differs from general_tree.c's picture");
     blx_tree_free(t);
-    t = blx_tree_build(8, blx_topo_multiring.tree, 'M', 3);
+    t = blx_tree_build(8, blx_alg_multiring.tree, 'M', 3);
     CHECK(t && blx_tree_nkids(t, 0) == 3 && blx_tree_kids(t, 0)[1] == 4 && blx_tree_kids(t, 0)[2] == 6 &&
               t->parent[3] == 2 && t->parent[5] == 4 && t->parent[7] == 6,
           "multiring np = 8, N_r = 3 differs from multiring.c's picture");

@@ -1,0 +1,18 @@
+/*
+ * blacs/agree.h - debug level 3: processes check that they agree (agree.c).
+ */
+#ifndef BLX_AGREE_H
+#define BLX_AGREE_H
+
+#include "record.h"
+
+/* Before a broadcast or combine: the members of the scope compare what the
+ * record says they were given (collective over the scope). */
+BLX_INTERNAL void blx_agree_collective(const blx_call *k);
+/* Point-to-point: the description sent with a message (from the end of its
+ * send buffer, at offset at) and checked by the receiver. */
+BLX_INTERNAL size_t blx_agree_header_bytes(void);
+BLX_INTERNAL void blx_agree_send(const blx_call *k, blx_buf *b, size_t at);
+BLX_INTERNAL void blx_agree_recv(const blx_call *k);
+
+#endif

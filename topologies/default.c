@@ -1,0 +1,266 @@
+/*
+ * topologies/default.c - the default TOP ' ': the algorithm BLACS_ALGORITHM
+ * names where it can run, else the cheapest of the candidates by the cost
+ * model, the first of the table on a tie.
+ *
+ * The candidates are the table's algorithms whose weigh[] names the
+ * operation, each with the numbers listed there (topology.h): today
+ *   broadcast:      binomial tree and wider ones (radix 4 to flat: short
+ *                   messages whose sends overlap); scatter +
+ *                   recursive-doubling allgather; scatter + ring allgather;
+ *                   pipelined chain; two trees
+ *   combine to one: binomial and wider fan-ins; pipelined chain fan-in;
+ *                   reduce-scatter + gather and two fan-in trees (vectors
+ *                   that may be cut)
+ *   to all:         bidirectional exchange; reduce-scatter + allgather; the
+ *                   fan-ins above followed by the best broadcast
+ * The costs depend only on values every member of the scope shares (the
+ * grid's model, the scope size, the bytes), so all members choose alike.
+ * Its combines always fold their inputs in a fixed order, so that a program
+ * that does not choose a topology gets the same bits on every run (as it
+ * does from MPI's reductions); the explicit letters keep LAWN 73's
+ * arrival-order fan-in unless BLACS_SET 15 asks for repeatability.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topology.h"
+
+#define NEVER 1e300
+
+/* Whether a provides op at all. */
+static int provides(const blx_algorithm *a, blx_coll op)
+{
+    return op == BLX_BCAST
+               ? a->bcast_send != NULL
+               : a->combine != NULL && !(op == BLX_REDUCE && (a->flags & BLX_ALG_LEAVE_ON_ALL_ONLY));
+}
+
+/* Whether a can run op for in (a forced algorithm that cannot falls back
+ * to the default's choice; the default never weighs it there). */
+static int can_run(const blx_algorithm *a, blx_coll op, const blx_route_in *in)
+{
+    return provides(a, op) &&
+           !(op == BLX_BCAST && (a->flags & BLX_ALG_POWER_OF_TWO) && !blx_is_pof2(in->np)) &&
+           !(op != BLX_BCAST && (a->flags & BLX_ALG_CUTS) && !in->splittable);
+}
+
+/* The route of algorithm a with number param: a letter's by its rules (a
+ * tree of param branches, a ring in the first letter's direction), an
+ * algorithm without letters as it is. */
+static blx_route route_of(const blx_algorithm *a, int param, const blx_route_in *in, blx_coll op)
+{
+    blx_route r;
+    if (a->keys[0] != '\0') {
+        blx_route_in p = *in;
+        p.rings = p.branches = param;
+        blx_route_letter(&r, a->flags & BLX_ALG_USES_BRANCHES ? 'T' : a->keys[0], &p, op);
+        return r;
+    }
+    int combine = op != BLX_BCAST;
+    r = (blx_route){a, combine ? a->combine_tree : a->tree, combine ? a->combine_tree2 : a->tree2, 0, param,
+                    0};
+    return r;
+}
+
+/* The tree of a shape for a scope of np, from the cache (NULL: no shape). */
+static const blx_tree *cached(blx_tree_cache *trees, int np, blx_tree_shape shape, char key, int param)
+{
+    return shape != NULL ? blx_tree_cached(trees, np, shape, key, param) : NULL;
+}
+
+static void choose(blx_route *best, double *cost, const blx_route_in *in, blx_coll op);
+
+/* The modelled time of route r; NEVER if one of its trees cannot be built
+ * (out of memory: the route is never chosen).  A leave-on-all combine that
+ * gathers adds the broadcast that spreads the result. */
+static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op)
+{
+    blx_cost_in c = {in->model,
+                     in->np,
+                     in->bytes,
+                     op == BLX_ALLREDUCE,
+                     r->param,
+                     cached(in->trees, in->np, r->shape, r->key, r->param),
+                     cached(in->trees, in->np, r->shape2, r->key, r->param)};
+    if ((r->shape && !c.tree) || (r->shape2 && !c.tree2))
+        return NEVER;
+    if (op == BLX_BCAST)
+        return r->alg->bcast_cost(&c);
+    double t = r->alg->combine_cost(&c), spread = 0;
+    if (op == BLX_ALLREDUCE && (r->alg->flags & BLX_ALG_GATHERS)) {
+        blx_route b;
+        choose(&b, &spread, in, BLX_BCAST);
+    }
+    return t + spread;
+}
+
+/* Every candidate for op, the cheapest kept (the first on a tie, and the
+ * first candidate at all, whatever its cost). */
+static void weigh(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op)
+{
+    int first = 1;
+    *best_cost = NEVER;
+    for (int i = 0; i < BLX_NALGORITHMS; i++) {
+        const blx_algorithm *a = blx_algorithms[i];
+        for (const int *p = a->weigh[op]; p != NULL && *p >= 0 && can_run(a, op, in); p++) {
+            blx_route r = route_of(a, *p, in, op);
+            double t = cost_of(&r, in, op);
+            if (t < *best_cost || first) {
+                *best_cost = t;
+                *best = r;
+                first = 0;
+            }
+        }
+    }
+}
+
+/* ---- the default's recent choices (blx_route_cache) ---- */
+
+/* What a slot was chosen for: 1 a broadcast; 2 + 2 leave_on_all + splittable a combine. */
+static int choice_kind(const blx_route_in *in, blx_coll op)
+{
+    return op != BLX_BCAST ? 2 + 2 * (op == BLX_ALLREDUCE) + (in->splittable != 0) : 1;
+}
+
+static int slot_is(const struct blx_route_slot *s, const blx_route_in *in, int kind)
+{
+    return s->kind == kind && s->bytes == in->bytes && s->np == in->np && s->model == in->model;
+}
+
+static const struct blx_route_slot *recall(const blx_route_in *in, int kind)
+{
+    blx_route_cache *rc = in->routes;
+    if (rc == NULL)
+        return NULL;
+    int i = rc->last; /* a loop of one operation asks for the same slot again */
+    if (!slot_is(&rc->slot[i], in, kind))
+        for (i = 0; i < BLX_ROUTE_CACHE && !slot_is(&rc->slot[i], in, kind); i++)
+            ;
+    if (i == BLX_ROUTE_CACHE)
+        return NULL;
+    rc->slot[i].used = ++rc->clock;
+    rc->last = i;
+    return &rc->slot[i];
+}
+
+/* Keeps a choice in place of the least recently recalled one. */
+static void keep(const blx_route_in *in, int kind, const blx_route *r, double cost)
+{
+    blx_route_cache *rc = in->routes;
+    if (rc == NULL)
+        return;
+    int old = 0;
+    for (int i = 1; i < BLX_ROUTE_CACHE; i++)
+        if (rc->slot[i].used < rc->slot[old].used)
+            old = i;
+    rc->slot[old] = (struct blx_route_slot){kind, in->np, in->bytes, in->model, *r, cost, ++rc->clock};
+    rc->last = old;
+}
+
+/* The route BLACS_ALGORITHM forces for op, if it can run there; its cost
+ * is the model's. */
+static int forced(blx_route *r, double *cost, const blx_route_in *in, blx_coll op)
+{
+    if (in->forced == NULL || in->forced->alg[op] < 0)
+        return 0;
+    const blx_algorithm *a = blx_algorithms[in->forced->alg[op]];
+    if (!can_run(a, op, in))
+        return 0;
+    *r = route_of(a, in->forced->param[op], in, op);
+    *cost = cost_of(r, in, op);
+    return 1;
+}
+
+static void choose(blx_route *best, double *cost, const blx_route_in *in, blx_coll op)
+{
+    if (forced(best, cost, in, op))
+        return;
+    int kind = choice_kind(in, op);
+    const struct blx_route_slot *s = recall(in, kind);
+    if (s != NULL) {
+        *best = s->route;
+        *cost = s->cost;
+        return;
+    }
+    weigh(best, cost, in, op);
+    keep(in, kind, best, *cost);
+}
+
+int blx_route_bcast(blx_route *r, char top, const blx_route_in *in)
+{
+    if (top != ' ')
+        return blx_route_letter(r, top, in, BLX_BCAST);
+    double cost;
+    choose(r, &cost, in, BLX_BCAST);
+    return 0;
+}
+
+int blx_route_combine(blx_route *r, char top, const blx_route_in *in)
+{
+    blx_coll op = in->leave_on_all ? BLX_ALLREDUCE : BLX_REDUCE;
+    if (top != ' ')
+        return blx_route_letter(r, top, in, op);
+    double cost;
+    choose(r, &cost, in, op);
+    r->fixed_order = 1;
+    return 0;
+}
+
+/* ---- BLACS_ALGORITHM ---- */
+
+blx_forced blx_forced_none(void)
+{
+    blx_forced f;
+    for (int op = 0; op < BLX_NCOLL; op++)
+        f.alg[op] = -1, f.param[op] = 0;
+    return f;
+}
+
+/* One "op=name[:number]" into *f; 0, or -1 with the reason in why. */
+static int parse_one(const char *item, blx_forced *f, char *why, size_t wlen)
+{
+    static const char *const ops[BLX_NCOLL] = {"bcast", "reduce", "allreduce"};
+    char opname[16] = "", name[48] = "";
+    int at = 0, op = 0, alg = -1, num = 0, end = 0;
+    sscanf(item, "%15[a-z]=%47[a-z_]%n", opname, name, &at);
+    while (op < BLX_NCOLL && strcmp(opname, ops[op]) != 0)
+        op++;
+    for (int i = 0; i < BLX_NALGORITHMS && op < BLX_NCOLL; i++)
+        if (strcmp(name, blx_algorithms[i]->name) == 0 && provides(blx_algorithms[i], (blx_coll)op))
+            alg = i;
+    int numbered = alg >= 0 && (blx_algorithms[alg]->flags & (BLX_ALG_USES_BRANCHES | BLX_ALG_USES_RINGS));
+    if (numbered && item[at] == ':' && sscanf(item + at + 1, "%7d%n", &num, &end) == 1 && num >= 1)
+        at += 1 + end;
+    const char *err = at == 0 || op == BLX_NCOLL ? "it does not start with bcast=, reduce= or allreduce="
+                      : alg < 0 && strcmp(name, "default") != 0
+                          ? "no algorithm of that operation has that name"
+                      : item[at] == '\0' ? NULL
+                      : numbered         ? "the number after ':' must be a count from 1"
+                                 : "more after the name (only general_tree and multiring take a number)";
+    if (err != NULL) {
+        snprintf(why, wlen, "'%s': %s", item, err);
+        return -1;
+    }
+    f->alg[op] = alg;
+    f->param[op] = num;
+    return 0;
+}
+
+int blx_forced_parse(const char *text, blx_forced *f, char *why, size_t len)
+{
+    blx_forced v = *f;
+    for (const char *p = text; *p != '\0';) {
+        char item[64];
+        size_t n = strcspn(p, ",");
+        snprintf(item, sizeof item, "%.*s", (int)n, p);
+        if (n >= sizeof item)
+            snprintf(why, len, "'%s...': too long", item);
+        if (n >= sizeof item || parse_one(item, &v, why, len) != 0)
+            return -1;
+        p += n + (p[n] == ',');
+    }
+    *f = v;
+    return 0;
+}

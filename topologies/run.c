@@ -1,0 +1,79 @@
+/*
+ * topologies/run.c - running a route on a transfer: its trees from the
+ * scope's cache, its plan from the model, the algorithm's functions, and
+ * the broadcast that spreads a gathered leave-on-all result; and the run
+ * counters, one per row of the algorithm table.
+ */
+#include "../base/report.h"
+#include "topology.h"
+
+static unsigned long runs[BLX_NALGORITHMS];
+
+unsigned long blx_algorithm_runs(const blx_algorithm *a)
+{
+    int i = blx_algorithm_index(a);
+    return i < 0 ? 0 : runs[i];
+}
+
+static void count_run(const blx_algorithm *a)
+{
+    int i = blx_algorithm_index(a);
+    if (i >= 0)
+        runs[i]++;
+}
+
+/* The route's trees for x's scope, from the scope's cache, and the plan. */
+static void prepare(const blx_route *r, blx_xfer *x, size_t unit)
+{
+    x->tree = x->tree2 = NULL;
+    x->plan = (blx_plan){x->bytes + 1, x->model->window, 0}; /* whole */
+    blx_tree_shape shapes[2] = {r->shape, r->shape2};
+    const blx_tree **trees[2] = {&x->tree, &x->tree2};
+    for (int i = 0; i < 2; i++) {
+        if (shapes[i] == NULL)
+            continue;
+        *trees[i] = blx_tree_cached(x->trees, x->ep.np, shapes[i], r->key, r->param);
+        if (*trees[i] == NULL)
+            blx_fatal(x->ep.ctxt, x->ep.routine, "cannot build the %s tree for %d processes (out of memory?)",
+                      r->alg->title, x->ep.np);
+    }
+    if (r->alg->plan != NULL)
+        x->plan = r->alg->plan(x);
+    else if (x->tree != NULL)
+        x->plan = blx_model_tree_plan(x->model, x->tree, x->bytes, unit ? unit : 1);
+}
+
+static void run_bcast(const blx_route *r, blx_xfer *x, int is_source)
+{
+    x->ep.whole = x->bytes;
+    prepare(r, x, 1);
+    (is_source ? r->alg->bcast_send : r->alg->bcast_recv)(x);
+}
+
+void blx_bcast_run(const blx_route *r, blx_xfer *x, int is_source)
+{
+    count_run(r->alg);
+    run_bcast(r, x, is_source);
+}
+
+void blx_combine_run(const blx_route *r, blx_xfer *x)
+{
+    count_run(r->alg);
+    x->ordered |= r->fixed_order;
+    x->ep.whole = x->bytes;
+    prepare(r, x, x->unit);
+    r->alg->combine(x);
+    if (x->leave_on_all && (r->alg->flags & BLX_ALG_GATHERS)) { /* the result is on member 0: spread it */
+        blx_route_in in = {.np = x->ep.np,
+                           .bytes = x->bytes,
+                           .model = x->model,
+                           .trees = x->trees,
+                           .routes = x->routes,
+                           .forced = x->forced};
+        blx_route b;
+        blx_route_bcast(&b, ' ', &in);
+        blx_xfer spread = *x;
+        spread.ep.tag = x->spread_tag;
+        run_bcast(&b, &spread, blx_xfer_rel(x) == 0);
+    }
+}
