@@ -15,17 +15,24 @@ BENCH_B     := $(B)/bench
 BENCH_FLAGS := $(CPPFLAGS) $(CFLAGS) $(STD) $(WARN) -Iblacs
 BENCH_BINS  := $(BENCH_B)/blacsbench $(BENCH_B)/blacsbench-ref
 
-# One source, two binaries: on this library (found through the rpath, like
-# the examples) and on the reference BLACS inside libscalapack-$(MPI).
-$(BENCH_B)/blacsbench: bench/blacsbench.c blacs/blacs.h $(SOLINK)
-	@mkdir -p $(dir $@)
-	$(call say,CC,$<)
-	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ours"' -DBENCH_EXTENSIONS $(LDFLAGS) -o $@ $< -L$(B) -l$(LIBNAME) -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
+# The program's sources (bench.h lists what each holds); pdgesv_lu.c is
+# another program (make lu-compare).
+BENCH_SRCS  := bench/blacsbench.c bench/options.c bench/series.c bench/engine.c bench/patterns.c \
+               bench/comm.c bench/k_p2p.c bench/k_collective.c bench/k_matrix.c
+BENCH_DEPS  := $(BENCH_SRCS) bench/bench.h blacs/blacs.h
 
-$(BENCH_B)/blacsbench-ref: bench/blacsbench.c blacs/blacs.h
+# One set of sources, two binaries: on this library (found through the
+# rpath, like the examples) and on the reference BLACS inside
+# libscalapack-$(MPI).
+$(BENCH_B)/blacsbench: $(BENCH_DEPS) $(SOLINK)
 	@mkdir -p $(dir $@)
-	$(call say,CC-REF,$<)
-	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ref"' $(LDFLAGS) -o $@ $< $(SCALAPACK) -lblas -lm
+	$(call say,CC,$@)
+	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ours"' -DBENCH_EXTENSIONS $(LDFLAGS) -o $@ $(BENCH_SRCS) -L$(B) -l$(LIBNAME) -Wl,-rpath,'$$ORIGIN/..' -lblas -lm
+
+$(BENCH_B)/blacsbench-ref: $(BENCH_DEPS)
+	@mkdir -p $(dir $@)
+	$(call say,CC-REF,$@)
+	$(Q)$(MPICC) $(BENCH_FLAGS) -DBENCH_IMPL='"ref"' $(LDFLAGS) -o $@ $(BENCH_SRCS) $(SCALAPACK) -lblas -lm
 
 # The analysis is bench/analyze.py (python3, standard library): nothing to build.
 
