@@ -36,7 +36,6 @@
  * that every check fails when it must.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,19 +46,6 @@
 #include "blacs.h"
 
 static bench B;
-
-void bench_die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "blacsbench: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    exit(1);
-}
 
 /* ---------------------------------------------------------------------------
  * Grids

@@ -1,7 +1,8 @@
 /*
  * bench/patterns.c - the data the kernels move and how they are checked:
  * patterns unique to the owner, index and salt, the global matrix of the
- * matrix kernels, and the counting of wrong values (VERIFY FAILED).
+ * matrix kernels, and the counting of wrong values (VERIFY FAILED); and
+ * bench_die, which every file uses to stop the run.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -9,6 +10,20 @@
 #include <stdlib.h>
 
 #include "bench.h"
+
+/* Prints "blacsbench: ..." and stops every process. */
+void bench_die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "blacsbench: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
 
 /* ---------------------------------------------------------------------------
  * Data patterns and checks

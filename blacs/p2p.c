@@ -266,7 +266,7 @@ void blx_recv_matrix(blx_call *k)
 static int first_arrived(const blx_call *k, int rsrc, int csrc)
 {
     blx_ctx *c = k->c;
-    int ng = c->nprow * c->npcol, stack[64];
+    int ng = c->nprow * c->npcol, stack[64] = {0}; /* (gcc 12 -O2 under MPICH warns otherwise) */
     int *tags = ng <= 64 ? stack : malloc((size_t)ng * sizeof *tags);
     if (tags == NULL)
         blx_fatal(c->handle, k->name, "out of memory for %d message IDs", ng);
