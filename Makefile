@@ -16,8 +16,12 @@
 # too).  WERROR=-Werror is the default in a git checkout (development, CI), and
 # empty in a release tarball; `make WERROR=` builds a checkout without it.
 
-VERSION  := 1.0.0
-SOMAJOR  := 1
+# The version is written once, in blacs/blacs.h (BLACS_VERSION_MAJOR/MINOR/PATCH):
+# the shared library's file name (libblacs-$(MPI).so.$(VERSION), soname .so.$(SOMAJOR)),
+# pkg-config's and CMake's versions and Cblacs_version all come from it.
+vpart    = $(shell sed -n 's/^\#define BLACS_VERSION_$(1) \([0-9]*\)$$/\1/p' blacs/blacs.h)
+SOMAJOR  := $(call vpart,MAJOR)
+VERSION  := $(SOMAJOR).$(call vpart,MINOR).$(call vpart,PATCH)
 PREFIX   ?= /usr/local
 LIBDIR   ?= $(PREFIX)/lib
 INCDIR   ?= $(PREFIX)/include
@@ -107,7 +111,7 @@ ASAN_LIB := $(B)/asan/libblacs.a
 
 .PHONY: all lib check unit mpi-tests abi-check asan-check valgrind-check conformance demo install \
         uninstall clean topo-table examples example-tests lu-compare install-check lint format mpi-flavour \
-        mangling-check ilp64-tests
+        mangling-check ilp64-tests man-check dist distcheck
 
 all: lib
 lib: $(SOLINK) $(ALIB) $(SOLINK64) $(ALIB64)
@@ -148,19 +152,33 @@ $(B)/obj64/blacs/ops.o: OBJ_OPT := -O3
 
 $(SOLIB): $(LIBOBJ)
 	$(call say,LD,$@)
-	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ -lm
+	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ -lm -ldl
 $(SOLIB64): $(LIBOBJ64)
 	$(call say,LD,$@)
-	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME64) -Wl,--no-undefined -o $@ $^ -lm
+	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME64) -Wl,--no-undefined -o $@ $^ -lm -ldl
 
 $(B)/$(SONAME): $(SOLIB)
 	ln -sf $(notdir $<) $@
-$(SOLINK): $(B)/$(SONAME)
-	ln -sf $(notdir $<) $@
 $(B)/$(SONAME64): $(SOLIB64)
 	ln -sf $(notdir $<) $@
-$(SOLINK64): $(B)/$(SONAME64)
-	ln -sf $(notdir $<) $@
+
+# The link names lib$(LIBNAME).so and lib$(LIBNAME64).so are GNU ld scripts:
+# the library, and an object (link/keep.c) whose one reference to a name only
+# this library defines keeps it needed under --as-needed, in a CMake or
+# pkg-config link, whatever the program calls itself.
+KEEP     := $(B)/lib$(LIBNAME)-keep.o
+KEEP64   := $(B)/lib$(LIBNAME64)-keep.o
+ld_script = printf '/* GNU ld script: the BLACS library, and an object that keeps it needed (link/keep.c) */\nINPUT(%s %s)\n'
+$(KEEP): link/keep.c blacs/blacs.h | $(B)/mpi-flavour
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(LIBFLAGS) -c $< -o $@
+$(KEEP64): link/keep.c blacs/blacs.h | $(B)/mpi-flavour
+	$(call say,CC-64,$<)
+	$(Q)$(MPICC) $(CPPFLAGS) $(ILP64) $(CFLAGS) $(LIBFLAGS) -c $< -o $@
+$(SOLINK): $(B)/$(SONAME) $(KEEP)
+	$(Q)rm -f $@ && $(ld_script) $(notdir $(KEEP)) $(SONAME) >$@
+$(SOLINK64): $(B)/$(SONAME64) $(KEEP64)
+	$(Q)rm -f $@ && $(ld_script) $(notdir $(KEEP64)) $(SONAME64) >$@
 
 $(ALIB): $(LIBOBJ)
 	$(call say,AR,$@)
@@ -253,8 +271,8 @@ mpi-tests: $(MPIT_BIN) $(MPIT_FBIN) $(IDLE_SO)
 	MPIRUN="$(MPIRUN)" bash test/run-mpi.sh $(B)/test/mpi
 
 abi-check: lib
-	REFERENCE_BLACS="$(REFERENCE_BLACS)" bash test/abi-check.sh $(SOLINK)
-	REFERENCE_BLACS="$(REFERENCE_BLACS)" bash test/abi-check.sh $(SOLINK64)
+	REFERENCE_BLACS="$(REFERENCE_BLACS)" bash test/abi-check.sh $(B)/$(SONAME)
+	REFERENCE_BLACS="$(REFERENCE_BLACS)" bash test/abi-check.sh $(B)/$(SONAME64)
 
 # The Fortran entry points under every mangling (name_, name, name__, NAME),
 # from a Fortran program built each way (test/mangling.sh).
@@ -285,6 +303,23 @@ lint: lib
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
+# The manual pages (man/): they render without a warning, every routine
+# name has one, and their synopses are blacs.h's prototypes.
+man-check:
+	bash test/man-check.sh man
+
+# The release tarball: what git holds at HEAD, as libblacs-$(VERSION)/.
+# distcheck builds it, unpacks it in a fresh folder and runs make check there.
+DIST := libblacs-$(VERSION)
+dist:
+	git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST).tar.gz HEAD
+	@echo "dist: $(DIST).tar.gz ($$(git rev-parse --short HEAD))"
+distcheck: dist
+	rm -rf $(B)/distcheck && mkdir -p $(B)/distcheck
+	tar -xzf $(DIST).tar.gz -C $(B)/distcheck
+	$(MAKE) -C $(B)/distcheck/$(DIST) check MPI=$(MPI)
+	@echo "distcheck: $(DIST).tar.gz builds and passes make check in a fresh folder"
+
 conformance: lib $(B)/tools/topo_table $(IDLE_SO)
 	MPIRUN="$(MPIRUN)" BLACS_TESTER_DIR="$(TESTER_DIR)" \
 	    bash test/conformance/run.sh $(B)/$(SONAME) $(B)/tools/topo_table
@@ -295,6 +330,7 @@ check: lib
 	$(MAKE) --no-print-directory unit && \
 	$(MAKE) --no-print-directory abi-check && \
 	$(MAKE) --no-print-directory install-check && \
+	$(MAKE) --no-print-directory man-check && \
 	$(MAKE) --no-print-directory mangling-check && \
 	$(MAKE) --no-print-directory mpi-tests && \
 	$(MAKE) --no-print-directory ilp64-tests && \
@@ -407,6 +443,22 @@ PC_WRAP_CFLAGS = $(if $(PC_REQUIRES),,$(if $(filter openmpi,$(MPI)),$(shell $(MP
 PC_WRAP_LIBS = $(if $(PC_REQUIRES),,$(if $(filter openmpi,$(MPI)),$(shell $(MPICC) --showme:link),\
                $(filter -L% -l% -Wl% -pthread,$(shell $(MPICC) -link_info))))
 MPINAME := $(if $(filter openmpi,$(MPI)),Open MPI,MPICH)
+# The CMake package (lib/cmake/blacs): blacsConfig.cmake and its version
+# file, the same for every flavour, and blacs-$(MPI)-targets.cmake; paths
+# relative to where it is installed.  MPI's include folders and libraries
+# as the wrapper gives them.
+CMAKEDIR ?= $(LIBDIR)/cmake/blacs
+MANDIR   ?= $(PREFIX)/share/man
+MAN3DIR  := $(MANDIR)/man3
+semi = $(subst $(eval) ,;,$(strip $(1)))
+MPI_INCDIRS = $(if $(filter openmpi,$(MPI)),$(shell $(MPICC) --showme:incdirs),\
+              $(patsubst -I%,%,$(filter -I%,$(shell $(MPICC) -compile_info))))
+MPI_LINK = $(if $(filter openmpi,$(MPI)),$(shell $(MPICC) --showme:link),\
+           $(filter -L% -l% -pthread,$(shell $(MPICC) -link_info)))
+CMAKE_SED = -e 's|@VERSION@|$(VERSION)|; s|@SOMAJOR@|$(SOMAJOR)|; s|@MPI@|$(MPI)|g; s|@MPINAME@|$(MPINAME)|' \
+            -e 's|@INC_FROM_LIB@|$(shell realpath -m --relative-to=$(LIBDIR) $(INCDIR))|' \
+            -e 's|@MPI_INCDIRS@|$(call semi,$(MPI_INCDIRS))|; s|@MPI_LIBS@|$(call semi,$(MPI_LINK))|' \
+            -e 's|@UNFLAVOURED_CMAKE@|$(if $(filter yes,$(UNFLAVOURED)),TRUE,FALSE)|'
 
 PC_SED = -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|; s|@VERSION@|$(VERSION)|' \
          -e 's|@MPINAME@|$(MPINAME)|; s|@REQUIRES@|$(PC_REQUIRES)|' \
@@ -415,16 +467,20 @@ PC_LP64  = -e 's|@LIBNAME@|$(LIBNAME)|g; s|@INTEGERS@|LP64: 32-bit INTEGER|; s|@
 PC_ILP64 = -e 's|@LIBNAME@|$(LIBNAME64)|g; s|@INTEGERS@|ILP64: 64-bit INTEGER|; s|@ILP64_CFLAGS@| -DBLACS_ILP64|'
 
 install: lib
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(CMAKEDIR) \
+	    $(DESTDIR)$(MAN3DIR)
 	install -m 755 $(SOLIB) $(SOLIB64) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SOLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so
 	ln -sf $(notdir $(SOLIB64)) $(DESTDIR)$(LIBDIR)/$(SONAME64)
-	ln -sf $(SONAME64) $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64).so
+	install -m 644 $(KEEP) $(KEEP64) $(SOLINK) $(SOLINK64) $(DESTDIR)$(LIBDIR)/
 	install -m 644 $(ALIB) $(ALIB64) $(DESTDIR)$(LIBDIR)/
 	install -m 644 blacs/blacs.h blacs/blacs_ilp64.h $(DESTDIR)$(INCDIR)/
-	sed $(PC_SED) $(PC_LP64) blacs/blacs.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE)
-	sed $(PC_SED) $(PC_ILP64) blacs/blacs.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE64)
+	sed $(PC_SED) $(PC_LP64) link/blacs.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE)
+	sed $(PC_SED) $(PC_ILP64) link/blacs.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE64)
+	sed $(CMAKE_SED) link/blacsConfig.cmake.in >$(DESTDIR)$(CMAKEDIR)/blacsConfig.cmake
+	sed $(CMAKE_SED) link/blacsConfigVersion.cmake.in >$(DESTDIR)$(CMAKEDIR)/blacsConfigVersion.cmake
+	sed $(CMAKE_SED) link/blacs-targets.cmake.in >$(DESTDIR)$(CMAKEDIR)/blacs-$(MPI)-targets.cmake
+	install -m 644 man/*.3 $(DESTDIR)$(MAN3DIR)/
 ifeq ($(UNFLAVOURED),yes)
 	ln -sf lib$(LIBNAME).so $(DESTDIR)$(LIBDIR)/libblacs.so
 	ln -sf lib$(LIBNAME).a $(DESTDIR)$(LIBDIR)/libblacs.a
@@ -439,12 +495,16 @@ endif
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so* $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).a \
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE) $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64).so* \
-	      $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64).a $(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE64)
+	      $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64).a $(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE64) \
+	      $(DESTDIR)$(LIBDIR)/lib$(LIBNAME)-keep.o $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64)-keep.o \
+	      $(DESTDIR)$(CMAKEDIR)/blacs-$(MPI)-targets.cmake
 	@cd $(DESTDIR)$(LIBDIR) 2>/dev/null || exit 0; \
 	for f in libblacs.so:lib$(LIBNAME).so libblacs.a:lib$(LIBNAME).a pkgconfig/blacs.pc:$(PCFILE) \
 	         libblacs64.so:lib$(LIBNAME64).so libblacs64.a:lib$(LIBNAME64).a pkgconfig/blacs64.pc:$(PCFILE64); do \
 	    [ "$$(readlink $${f%%:*})" = "$${f#*:}" ] && rm -f $${f%%:*}; done; \
-	ls libblacs-*.so.$(SOMAJOR) >/dev/null 2>&1 || rm -f $(DESTDIR)$(INCDIR)/blacs.h $(DESTDIR)$(INCDIR)/blacs_ilp64.h
+	ls libblacs-*.so.$(SOMAJOR) >/dev/null 2>&1 || { rm -f $(DESTDIR)$(INCDIR)/blacs.h \
+	    $(DESTDIR)$(INCDIR)/blacs_ilp64.h $(DESTDIR)$(CMAKEDIR)/blacsConfig*.cmake; \
+	    for m in man/*.3; do rm -f $(DESTDIR)$(MAN3DIR)/$${m#man/}; done; }
 
 clean:
 	rm -rf $(B)

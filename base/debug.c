@@ -5,12 +5,40 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "env.h"
+#include "report.h"
 
 static blx_debug settings;
 static int have;
 static _Thread_local double waited;
+
+/* BLACS_STATS: 1, yes, true or on prints; 0, no, false, off or empty keeps
+ * none; a file's path (with a '/', or ending in .csv) writes CSV there;
+ * anything else is an error naming the variable. */
+static void stats_setting(const char *s)
+{
+    static const char *const on[] = {"1", "yes", "true", "on", NULL}, *const off[] = {"",      "0",   "no",
+                                                                                      "false", "off", NULL};
+    for (int i = 0; s != NULL && on[i] != NULL; i++)
+        if (strcasecmp(s, on[i]) == 0) {
+            settings.stats = 1;
+            return;
+        }
+    for (int i = 0; s == NULL || off[i] != NULL; i++)
+        if (s == NULL || strcasecmp(s, off[i]) == 0)
+            return;
+    size_t n = strlen(s);
+    if (strchr(s, '/') == NULL && (n < 4 || strcasecmp(s + n - 4, ".csv") != 0))
+        blx_fatal(
+            -1, "BLACS_STATS",
+            "'%s' is neither a switch (1, yes, true, on; 0, no, false, off) nor a file's path (with a '/' or "
+            "ending in .csv, e.g. ./stats.csv)",
+            s);
+    settings.stats = 1;
+    settings.stats_file = s;
+}
 
 const blx_debug *blx_debug_get(void)
 {
@@ -19,9 +47,7 @@ const blx_debug *blx_debug_get(void)
         settings.level = blx_env_int("BLACS_DEBUG", 1, 0, 3);
         settings.hang_timeout = blx_env_seconds("BLACS_HANG_TIMEOUT", 60.0);
         settings.hang_wait = blx_env_word("BLACS_HANG_ACTION", 0, actions) == 1;
-        const char *s = getenv("BLACS_STATS");
-        settings.stats = s != NULL && strcmp(s, "") != 0 && strcmp(s, "0") != 0;
-        settings.stats_file = settings.stats && strcmp(s, "1") != 0 ? s : NULL;
+        stats_setting(getenv("BLACS_STATS"));
         have = 1;
     }
     return &settings;

@@ -16,9 +16,11 @@
  *   BLACS_HANG_ACTION  abort (default): the report ends the job; wait: it
  *                      is printed and the wait goes on (again after each
  *                      further timeout)
- *   BLACS_STATS        1: at BLACS_EXIT every process prints its
- *                      statistics; a file name: they are written there as
- *                      CSV; unset or 0: no statistics, no cost.
+ *   BLACS_STATS        1, yes, true or on: at BLACS_EXIT (or MPI_Finalize)
+ *                      every process prints its statistics; a file's path
+ *                      (with a '/', or ending in .csv): they are written
+ *                      there as CSV; unset, 0, no, false or off: no
+ *                      statistics, no cost; anything else is an error.
  *
  * Nothing here costs anything when the levels are off but reading an int.
  */

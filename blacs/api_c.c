@@ -20,7 +20,7 @@ BLX_API void Cblacs_get(blacs_int ConTxt, blacs_int what, blacs_int *val)
 }
 BLX_API void Cblacs_set(blacs_int ConTxt, blacs_int what, blacs_int *val) { blx_set(ConTxt, what, val); }
 
-BLX_API void Cblacs_gridinit(blacs_int *ConTxt, char *order, blacs_int nprow, blacs_int npcol)
+BLX_API void Cblacs_gridinit(blacs_int *ConTxt, const char *order, blacs_int nprow, blacs_int npcol)
 {
     const char *routine = "BLACS_GRIDINIT";
     MPI_Comm sys = blx_sys_comm(BLX_IFACE_C, I(*ConTxt, "ConTxt"), routine);
@@ -79,7 +79,7 @@ BLX_API void Cblacs_pcoord(blacs_int ConTxt, blacs_int pnum, blacs_int *prow, bl
     *prow = r, *pcol = c;
 }
 
-BLX_API void Cblacs_barrier(blacs_int ConTxt, char *scope)
+BLX_API void Cblacs_barrier(blacs_int ConTxt, const char *scope)
 {
     blx_call k = {.name = "BLACS_BARRIER", .kind = BLX_BARRIER, .ctxt = ConTxt, .scope = scope};
     blx_barrier(&k);
@@ -89,6 +89,11 @@ BLX_API void Cblacs_stats(blacs_int ConTxt)
 {
     const char *routine = "BLACS_STATS";
     blx_stats(I(ConTxt, "ConTxt"));
+}
+
+BLX_API void Cblacs_version(blacs_int *major, blacs_int *minor, blacs_int *patch)
+{
+    blx_version(major, minor, patch);
 }
 
 BLX_API blacs_int Cksendid(blacs_int ConTxt, blacs_int rdest, blacs_int cdest)
@@ -103,13 +108,13 @@ BLX_API blacs_int Ckrecvid(blacs_int ConTxt, blacs_int rsrc, blacs_int csrc)
     return blx_kp2pid();
 }
 
-BLX_API blacs_int Ckbsid(blacs_int ConTxt, char *scope)
+BLX_API blacs_int Ckbsid(blacs_int ConTxt, const char *scope)
 {
     const char *routine = "Ckbsid";
     return blx_kscopedid(I(ConTxt, "ConTxt"), scope, routine);
 }
 
-BLX_API blacs_int Ckbrid(blacs_int ConTxt, char *scope, blacs_int rsrc, blacs_int csrc)
+BLX_API blacs_int Ckbrid(blacs_int ConTxt, const char *scope, blacs_int rsrc, blacs_int csrc)
 {
     const char *routine = "Ckbrid";
     (void)rsrc, (void)csrc;

@@ -46,7 +46,7 @@
  * has neither. */
 #define GE_DECL
 #define GE_SET
-#define TR_DECL char *uplo, char *diag,
+#define TR_DECL const char *uplo, const char *diag,
 #define TR_SET .uplo = uplo, .diag = diag,
 
 /* What every record holds, and a matrix's M, N, A, LDA. */
@@ -65,59 +65,60 @@
     }
 
 /* vGEBS2D, vTRBS2D */
-#define BS(I, v, V, R, fam, FAM, SH)                                                                  \
-    BLX_API void I##_FN(v, fam)(I##_INT(ConTxt), char *scope, char *top, SH##_DECL MATRIX_DECL(I, R)) \
-    {                                                                                                 \
-        blx_call k = {RECORD(I, v, V, fam, FAM, BLX_BCAST_SEND), .scope = scope, .top = top,          \
-                      SH##_SET MATRIX_SET(I)};                                                        \
-        blx_bcast(&k);                                                                                \
+#define BS(I, v, V, R, fam, FAM, SH)                                                         \
+    BLX_API void I##_FN(v, fam)(I##_INT(ConTxt), const char *scope, const char *top,         \
+                                SH##_DECL MATRIX_DECL(I, R))                                 \
+    {                                                                                        \
+        blx_call k = {RECORD(I, v, V, fam, FAM, BLX_BCAST_SEND), .scope = scope, .top = top, \
+                      SH##_SET MATRIX_SET(I)};                                               \
+        blx_bcast(&k);                                                                       \
     }
 
 /* vGEBR2D, vTRBR2D */
-#define BR(I, v, V, R, fam, FAM, SH)                                                                  \
-    BLX_API void I##_FN(v, fam)(I##_INT(ConTxt), char *scope, char *top, SH##_DECL MATRIX_DECL(I, R), \
-                                I##_INT(rsrc), I##_INT(csrc))                                         \
-    {                                                                                                 \
-        blx_call k = {RECORD(I, v, V, fam, FAM, BLX_BCAST_RECV),                                      \
-                      .scope = scope,                                                                 \
-                      .top = top,                                                                     \
-                      SH##_SET MATRIX_SET(I),                                                         \
-                      .row = I##_VAL(rsrc),                                                           \
-                      .col = I##_VAL(csrc)};                                                          \
-        blx_bcast(&k);                                                                                \
+#define BR(I, v, V, R, fam, FAM, SH)                                                       \
+    BLX_API void I##_FN(v, fam)(I##_INT(ConTxt), const char *scope, const char *top,       \
+                                SH##_DECL MATRIX_DECL(I, R), I##_INT(rsrc), I##_INT(csrc)) \
+    {                                                                                      \
+        blx_call k = {RECORD(I, v, V, fam, FAM, BLX_BCAST_RECV),                           \
+                      .scope = scope,                                                      \
+                      .top = top,                                                          \
+                      SH##_SET MATRIX_SET(I),                                              \
+                      .row = I##_VAL(rsrc),                                                \
+                      .col = I##_VAL(csrc)};                                               \
+        blx_bcast(&k);                                                                     \
     }
 
 /* vGSUM2D */
-#define SUM(I, v, V, R)                                                                        \
-    BLX_API void I##_FN(v, gsum2d)(I##_INT(ConTxt), char *scope, char *top, MATRIX_DECL(I, R), \
-                                   I##_INT(rdest), I##_INT(cdest))                             \
-    {                                                                                          \
-        blx_call k = {RECORD(I, v, V, gsum2d, GSUM2D, BLX_COMBINE),                            \
-                      .op = BLX_OP_SUM,                                                        \
-                      .scope = scope,                                                          \
-                      .top = top,                                                              \
-                      MATRIX_SET(I),                                                           \
-                      .row = I##_VAL(rdest),                                                   \
-                      .col = I##_VAL(cdest)};                                                  \
-        blx_combine(&k);                                                                       \
-    }
-
-/* vGAMX2D, vGAMN2D: the locations in RA, CA (LDIA = -1: none) */
-#define LOCATED(I, v, V, R, fam, FAM, OPK)                                                                 \
-    BLX_API void I##_FN(v, fam)(I##_INT(ConTxt), char *scope, char *top, MATRIX_DECL(I, R), blacs_int *rA, \
-                                blacs_int *cA, I##_INT(ldia), I##_INT(rdest), I##_INT(cdest))              \
+#define SUM(I, v, V, R)                                                                                    \
+    BLX_API void I##_FN(v, gsum2d)(I##_INT(ConTxt), const char *scope, const char *top, MATRIX_DECL(I, R), \
+                                   I##_INT(rdest), I##_INT(cdest))                                         \
     {                                                                                                      \
-        blx_call k = {RECORD(I, v, V, fam, FAM, BLX_COMBINE),                                              \
-                      .op = OPK,                                                                           \
+        blx_call k = {RECORD(I, v, V, gsum2d, GSUM2D, BLX_COMBINE),                                        \
+                      .op = BLX_OP_SUM,                                                                    \
                       .scope = scope,                                                                      \
                       .top = top,                                                                          \
                       MATRIX_SET(I),                                                                       \
-                      .rA = rA,                                                                            \
-                      .cA = cA,                                                                            \
-                      .ldia = I##_VAL(ldia),                                                               \
                       .row = I##_VAL(rdest),                                                               \
                       .col = I##_VAL(cdest)};                                                              \
         blx_combine(&k);                                                                                   \
+    }
+
+/* vGAMX2D, vGAMN2D: the locations in RA, CA (LDIA = -1: none) */
+#define LOCATED(I, v, V, R, fam, FAM, OPK)                                                                   \
+    BLX_API void I##_FN(v, fam)(I##_INT(ConTxt), const char *scope, const char *top, MATRIX_DECL(I, R),      \
+                                blacs_int *rA, blacs_int *cA, I##_INT(ldia), I##_INT(rdest), I##_INT(cdest)) \
+    {                                                                                                        \
+        blx_call k = {RECORD(I, v, V, fam, FAM, BLX_COMBINE),                                                \
+                      .op = OPK,                                                                             \
+                      .scope = scope,                                                                        \
+                      .top = top,                                                                            \
+                      MATRIX_SET(I),                                                                         \
+                      .rA = rA,                                                                              \
+                      .cA = cA,                                                                              \
+                      .ldia = I##_VAL(ldia),                                                                 \
+                      .row = I##_VAL(rdest),                                                                 \
+                      .col = I##_VAL(cdest)};                                                                \
+        blx_combine(&k);                                                                                     \
     }
 
 /* vGERVA2D, vTRRVA2D: RSRC, CSRC by address in both interfaces (-1: any;
@@ -132,21 +133,21 @@
     }
 
 /* vTUOP2D: UPLO 'G' for a general matrix */
-#define TUOP(I, v, V, R)                                                                               \
-    BLX_API void I##_FN(v, tuop2d)(I##_INT(ConTxt), char *scope, char *top, TR_DECL MATRIX_DECL(I, R), \
-                                   I##_INT(rdest), I##_INT(cdest), I##_UOP_FN *init, I##_UOP_OP *op,   \
-                                   I##_UOP_FN *post)                                                   \
-    {                                                                                                  \
-        blx_uop u = I##_UOP;                                                                           \
-        blx_call k = {RECORD(I, v, V, tuop2d, TUOP2D, BLX_COMBINE),                                    \
-                      .op = BLX_OP_USER,                                                               \
-                      .user = &u,                                                                      \
-                      .scope = scope,                                                                  \
-                      .top = top,                                                                      \
-                      TR_SET MATRIX_SET(I),                                                            \
-                      .row = I##_VAL(rdest),                                                           \
-                      .col = I##_VAL(cdest)};                                                          \
-        blx_combine(&k);                                                                               \
+#define TUOP(I, v, V, R)                                                                      \
+    BLX_API void I##_FN(v, tuop2d)(I##_INT(ConTxt), const char *scope, const char *top,       \
+                                   TR_DECL MATRIX_DECL(I, R), I##_INT(rdest), I##_INT(cdest), \
+                                   I##_UOP_FN *init, I##_UOP_OP *op, I##_UOP_FN *post)        \
+    {                                                                                         \
+        blx_uop u = I##_UOP;                                                                  \
+        blx_call k = {RECORD(I, v, V, tuop2d, TUOP2D, BLX_COMBINE),                           \
+                      .op = BLX_OP_USER,                                                      \
+                      .user = &u,                                                             \
+                      .scope = scope,                                                         \
+                      .top = top,                                                             \
+                      TR_SET MATRIX_SET(I),                                                   \
+                      .row = I##_VAL(rdest),                                                  \
+                      .col = I##_VAL(cdest)};                                                 \
+        blx_combine(&k);                                                                      \
     }
 
 /* Every routine of one type in interface I. */

@@ -23,7 +23,7 @@ BLX_API void blacs_get_(blacs_int *ConTxt, blacs_int *what, blacs_int *val)
 }
 BLX_API void blacs_set_(blacs_int *ConTxt, blacs_int *what, blacs_int *val) { blx_set(*ConTxt, *what, val); }
 
-BLX_API void blacs_gridinit_(blacs_int *ConTxt, char *order, blacs_int *nprow, blacs_int *npcol)
+BLX_API void blacs_gridinit_(blacs_int *ConTxt, const char *order, blacs_int *nprow, blacs_int *npcol)
 {
     const char *routine = "BLACS_GRIDINIT";
     MPI_Comm sys = blx_sys_comm(BLX_IFACE_F77, I(*ConTxt, "ConTxt"), routine);
@@ -82,7 +82,7 @@ BLX_API void blacs_pcoord_(blacs_int *ConTxt, blacs_int *pnum, blacs_int *prow, 
     *prow = r, *pcol = c;
 }
 
-BLX_API void blacs_barrier_(blacs_int *ConTxt, char *scope)
+BLX_API void blacs_barrier_(blacs_int *ConTxt, const char *scope)
 {
     blx_call k = {.name = "BLACS_BARRIER", .kind = BLX_BARRIER, .ctxt = *ConTxt, .scope = scope};
     blx_barrier(&k);
@@ -92,6 +92,11 @@ BLX_API void blacs_stats_(blacs_int *ConTxt)
 {
     const char *routine = "BLACS_STATS";
     blx_stats(I(*ConTxt, "ConTxt"));
+}
+
+BLX_API void blacs_version_(blacs_int *major, blacs_int *minor, blacs_int *patch)
+{
+    blx_version(major, minor, patch);
 }
 
 BLX_API blacs_int ksendid_(blacs_int *ConTxt, blacs_int *rdest, blacs_int *cdest)
@@ -106,13 +111,13 @@ BLX_API blacs_int krecvid_(blacs_int *ConTxt, blacs_int *rsrc, blacs_int *csrc)
     return blx_kp2pid();
 }
 
-BLX_API blacs_int kbsid_(blacs_int *ConTxt, char *scope)
+BLX_API blacs_int kbsid_(blacs_int *ConTxt, const char *scope)
 {
     const char *routine = "KBSID";
     return blx_kscopedid(I(*ConTxt, "ConTxt"), scope, routine);
 }
 
-BLX_API blacs_int kbrid_(blacs_int *ConTxt, char *scope, blacs_int *rsrc, blacs_int *csrc)
+BLX_API blacs_int kbrid_(blacs_int *ConTxt, const char *scope, blacs_int *rsrc, blacs_int *csrc)
 {
     const char *routine = "KBRID";
     (void)rsrc, (void)csrc;

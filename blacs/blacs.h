@@ -32,7 +32,32 @@
 #ifndef BLACS_H
 #define BLACS_H
 
+/* The library's version (also Cblacs_version, pkg-config --modversion,
+ * find_package(blacs VERSION), the shared library's file name). */
+#define BLACS_VERSION_MAJOR 1
+#define BLACS_VERSION_MINOR 1
+#define BLACS_VERSION_PATCH 0
+
+/* Only MPI's C interface: Open MPI's and MPICH's mpi.h otherwise bring in
+ * their C++ bindings in a C++ program, which then fails to link without
+ * the MPI C++ library. */
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
 #include <mpi.h>
+
+/* Character options (ORDER, SCOPE, TOP, UPLO, DIAG) are const char *: a
+ * string literal may be passed from C and C++.  A program that declares
+ * the reference's char * prototypes itself, in a file that includes this
+ * header too, defines BLACS_NO_CONST_CHAR first. */
+#ifdef BLACS_NO_CONST_CHAR
+#define BLACS_CONST
+#else
+#define BLACS_CONST const
+#endif
 
 /* blacs_int: every integer a BLACS routine takes or gives (contexts, M, N,
  * LDA, coordinates, USERMAP, RA/CA, the VAL of get/set, the elements of the
@@ -157,6 +182,9 @@ extern "C" {
  *   algorithm: calls, bytes per call, time inside, time waiting), counted
  *   since the start when BLACS_STATS is set, or one line saying they are
  *   off.  Any time, as often as wanted; counting goes on.
+ * Cblacs_version(major, minor, patch)  (an extension, not in the reference)
+ *   Out: the library's version, as BLACS_VERSION_MAJOR/MINOR/PATCH above
+ *   give the header's; any time, MPI started or not.
  * Cksendid, Ckrecvid return 9977; Ckbsid, Ckbrid return the next value of a
  *   per-grid counter of the scope named (an unknown letter: the last scope
  *   named).  Left from an older interface; they never touch BLACS traffic.
@@ -165,7 +193,7 @@ void Cblacs_pinfo(blacs_int *mypnum, blacs_int *nprocs);
 void Cblacs_setup(blacs_int *mypnum, blacs_int *nprocs);
 void Cblacs_get(blacs_int ConTxt, blacs_int what, blacs_int *val);
 void Cblacs_set(blacs_int ConTxt, blacs_int what, blacs_int *val);
-void Cblacs_gridinit(blacs_int *ConTxt, char *order, blacs_int nprow, blacs_int npcol);
+void Cblacs_gridinit(blacs_int *ConTxt, BLACS_CONST char *order, blacs_int nprow, blacs_int npcol);
 void Cblacs_gridmap(blacs_int *ConTxt, blacs_int *usermap, blacs_int ldumap, blacs_int nprow,
                     blacs_int npcol);
 void Cblacs_gridinfo(blacs_int ConTxt, blacs_int *nprow, blacs_int *npcol, blacs_int *myrow,
@@ -176,12 +204,13 @@ void Cblacs_abort(blacs_int ConTxt, blacs_int ErrNo);
 void Cblacs_exit(blacs_int NotDone);
 blacs_int Cblacs_pnum(blacs_int ConTxt, blacs_int prow, blacs_int pcol);
 void Cblacs_pcoord(blacs_int ConTxt, blacs_int pnum, blacs_int *prow, blacs_int *pcol);
-void Cblacs_barrier(blacs_int ConTxt, char *scope);
+void Cblacs_barrier(blacs_int ConTxt, BLACS_CONST char *scope);
 void Cblacs_stats(blacs_int ConTxt);
+void Cblacs_version(blacs_int *major, blacs_int *minor, blacs_int *patch);
 blacs_int Cksendid(blacs_int ConTxt, blacs_int rdest, blacs_int cdest);
 blacs_int Ckrecvid(blacs_int ConTxt, blacs_int rsrc, blacs_int csrc);
-blacs_int Ckbsid(blacs_int ConTxt, char *scope);
-blacs_int Ckbrid(blacs_int ConTxt, char *scope, blacs_int rsrc, blacs_int csrc);
+blacs_int Ckbsid(blacs_int ConTxt, BLACS_CONST char *scope);
+blacs_int Ckbrid(blacs_int ConTxt, BLACS_CONST char *scope, blacs_int rsrc, blacs_int csrc);
 double Cdcputime00(void);
 double Cdwalltime00(void);
 blacs_int Csys2blacs_handle(MPI_Comm SysCtxt);
@@ -346,116 +375,135 @@ void Cigesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, blacs_int *A, blacs_in
               blacs_int cdest);
 void Cigerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda, blacs_int rsrc,
               blacs_int csrc);
-void Citrsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
-              blacs_int rdest, blacs_int cdest);
-void Citrrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
-              blacs_int rsrc, blacs_int csrc);
-void Cigebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, blacs_int *A,
-              blacs_int lda);
-void Cigebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
-              blacs_int rsrc, blacs_int csrc);
-void Citrbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
-              blacs_int *A, blacs_int lda);
-void Citrbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+void Citrsd2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N,
+              blacs_int *A, blacs_int lda, blacs_int rdest, blacs_int cdest);
+void Citrrv2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N,
               blacs_int *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
-void Cigsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
-              blacs_int rdest, blacs_int cdest);
-void Cigamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
-              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
-void Cigamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda,
-              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
+void Cigebs2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              blacs_int *A, blacs_int lda);
+void Cigebr2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              blacs_int *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
+void Citrbs2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda);
+void Citrbr2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int M, blacs_int N, blacs_int *A, blacs_int lda, blacs_int rsrc,
+              blacs_int csrc);
+void Cigsum2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              blacs_int *A, blacs_int lda, blacs_int rdest, blacs_int cdest);
+void Cigamx2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              blacs_int *A, blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest,
+              blacs_int cdest);
+void Cigamn2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              blacs_int *A, blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest,
+              blacs_int cdest);
 
 /* single precision real */
 void Csgesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, float *A, blacs_int lda, blacs_int rdest,
               blacs_int cdest);
 void Csgerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, float *A, blacs_int lda, blacs_int rsrc,
               blacs_int csrc);
-void Cstrsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int rdest, blacs_int cdest);
-void Cstrrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int rsrc, blacs_int csrc);
-void Csgebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda);
-void Csgebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int rsrc, blacs_int csrc);
-void Cstrbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
-              float *A, blacs_int lda);
-void Cstrbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+void Cstrsd2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int rdest, blacs_int cdest);
+void Cstrrv2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N,
               float *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
-void Csgsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int rdest, blacs_int cdest);
-void Csgamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
-void Csgamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
+void Csgebs2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              float *A, blacs_int lda);
+void Csgebr2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
+void Cstrbs2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda);
+void Cstrbr2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda, blacs_int rsrc,
+              blacs_int csrc);
+void Csgsum2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int rdest, blacs_int cdest);
+void Csgamx2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest,
+              blacs_int cdest);
+void Csgamn2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest,
+              blacs_int cdest);
 
 /* double precision real */
 void Cdgesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, double *A, blacs_int lda, blacs_int rdest,
               blacs_int cdest);
 void Cdgerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, double *A, blacs_int lda, blacs_int rsrc,
               blacs_int csrc);
-void Cdtrsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int rdest, blacs_int cdest);
-void Cdtrrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int rsrc, blacs_int csrc);
-void Cdgebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda);
-void Cdgebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int rsrc, blacs_int csrc);
-void Cdtrbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
-              double *A, blacs_int lda);
-void Cdtrbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+void Cdtrsd2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int rdest, blacs_int cdest);
+void Cdtrrv2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N,
               double *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
-void Cdgsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int rdest, blacs_int cdest);
-void Cdgamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
-void Cdgamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
+void Cdgebs2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              double *A, blacs_int lda);
+void Cdgebr2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
+void Cdtrbs2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda);
+void Cdtrbr2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda, blacs_int rsrc,
+              blacs_int csrc);
+void Cdgsum2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int rdest, blacs_int cdest);
+void Cdgamx2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest,
+              blacs_int cdest);
+void Cdgamn2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest,
+              blacs_int cdest);
 
 /* single precision complex */
 void Ccgesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, float *A, blacs_int lda, blacs_int rdest,
               blacs_int cdest);
 void Ccgerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, float *A, blacs_int lda, blacs_int rsrc,
               blacs_int csrc);
-void Cctrsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int rdest, blacs_int cdest);
-void Cctrrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int rsrc, blacs_int csrc);
-void Ccgebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda);
-void Ccgebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int rsrc, blacs_int csrc);
-void Cctrbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
-              float *A, blacs_int lda);
-void Cctrbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+void Cctrsd2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int rdest, blacs_int cdest);
+void Cctrrv2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N,
               float *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
-void Ccgsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int rdest, blacs_int cdest);
-void Ccgamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
-void Ccgamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, float *A, blacs_int lda,
-              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
+void Ccgebs2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              float *A, blacs_int lda);
+void Ccgebr2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
+void Cctrbs2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda);
+void Cctrbr2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int M, blacs_int N, float *A, blacs_int lda, blacs_int rsrc,
+              blacs_int csrc);
+void Ccgsum2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int rdest, blacs_int cdest);
+void Ccgamx2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest,
+              blacs_int cdest);
+void Ccgamn2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              float *A, blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest,
+              blacs_int cdest);
 
 /* double precision complex */
 void Czgesd2d(blacs_int ConTxt, blacs_int M, blacs_int N, double *A, blacs_int lda, blacs_int rdest,
               blacs_int cdest);
 void Czgerv2d(blacs_int ConTxt, blacs_int M, blacs_int N, double *A, blacs_int lda, blacs_int rsrc,
               blacs_int csrc);
-void Cztrsd2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int rdest, blacs_int cdest);
-void Cztrrv2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int rsrc, blacs_int csrc);
-void Czgebs2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda);
-void Czgebr2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int rsrc, blacs_int csrc);
-void Cztrbs2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
-              double *A, blacs_int lda);
-void Cztrbr2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M, blacs_int N,
+void Cztrsd2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int rdest, blacs_int cdest);
+void Cztrrv2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N,
               double *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
-void Czgsum2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int rdest, blacs_int cdest);
-void Czgamx2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
-void Czgamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N, double *A, blacs_int lda,
-              blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest, blacs_int cdest);
+void Czgebs2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              double *A, blacs_int lda);
+void Czgebr2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int rsrc, blacs_int csrc);
+void Cztrbs2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda);
+void Cztrbr2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int M, blacs_int N, double *A, blacs_int lda, blacs_int rsrc,
+              blacs_int csrc);
+void Czgsum2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int rdest, blacs_int cdest);
+void Czgamx2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest,
+              blacs_int cdest);
+void Czgamn2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int M, blacs_int N,
+              double *A, blacs_int lda, blacs_int *rA, blacs_int *cA, blacs_int ldia, blacs_int rdest,
+              blacs_int cdest);
 
 /* ===========================================================================
  * Fortran-callable entry points
@@ -464,7 +512,8 @@ void Czgamn2d(blacs_int ConTxt, char *scope, char *top, blacs_int M, blacs_int N
  * the leading C, with one trailing underscore (CALL DGESD2D(...) reaches
  * dgesd2d_, Cblacs_gridinit becomes blacs_gridinit_, Ckbsid kbsid_).  The
  * arguments are the same, in the same order and with the same meaning, but
- * every one is passed by address (integers as blacs_int *, options as char *); the
+ * every one is passed by address (integers as blacs_int *, options as
+ * const char *); the
  * hidden CHARACTER lengths gfortran appends are never read, so C callers may
  * leave them out.  USERMAP and A are the Fortran arrays themselves (Fortran's
  * USERMAP(i+1, j+1) is the C usermap[i + j*ldumap]).
@@ -482,7 +531,7 @@ void blacs_pinfo_(blacs_int *mypnum, blacs_int *nprocs);
 void blacs_setup_(blacs_int *mypnum, blacs_int *nprocs);
 void blacs_get_(blacs_int *ConTxt, blacs_int *what, blacs_int *val);
 void blacs_set_(blacs_int *ConTxt, blacs_int *what, blacs_int *val);
-void blacs_gridinit_(blacs_int *ConTxt, char *order, blacs_int *nprow, blacs_int *npcol);
+void blacs_gridinit_(blacs_int *ConTxt, BLACS_CONST char *order, blacs_int *nprow, blacs_int *npcol);
 void blacs_gridmap_(blacs_int *ConTxt, blacs_int *usermap, blacs_int *ldumap, blacs_int *nprow,
                     blacs_int *npcol);
 void blacs_gridinfo_(blacs_int *ConTxt, blacs_int *nprow, blacs_int *npcol, blacs_int *myrow,
@@ -493,12 +542,13 @@ void blacs_abort_(blacs_int *ConTxt, blacs_int *ErrNo);
 void blacs_exit_(blacs_int *NotDone);
 blacs_int blacs_pnum_(blacs_int *ConTxt, blacs_int *prow, blacs_int *pcol);
 void blacs_pcoord_(blacs_int *ConTxt, blacs_int *pnum, blacs_int *prow, blacs_int *pcol);
-void blacs_barrier_(blacs_int *ConTxt, char *scope);
+void blacs_barrier_(blacs_int *ConTxt, BLACS_CONST char *scope);
 void blacs_stats_(blacs_int *ConTxt);
+void blacs_version_(blacs_int *major, blacs_int *minor, blacs_int *patch);
 blacs_int ksendid_(blacs_int *ConTxt, blacs_int *rdest, blacs_int *cdest);
 blacs_int krecvid_(blacs_int *ConTxt, blacs_int *rsrc, blacs_int *csrc);
-blacs_int kbsid_(blacs_int *ConTxt, char *scope);
-blacs_int kbrid_(blacs_int *ConTxt, char *scope, blacs_int *rsrc, blacs_int *csrc);
+blacs_int kbsid_(blacs_int *ConTxt, BLACS_CONST char *scope);
+blacs_int kbrid_(blacs_int *ConTxt, BLACS_CONST char *scope, blacs_int *rsrc, blacs_int *csrc);
 double dcputime00_(void);
 double dwalltime00_(void);
 blacs_int sys2blacs_handle_(blacs_int *SysCtxt);
@@ -512,121 +562,130 @@ void igesd2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, blacs_int *A, blacs
               blacs_int *cdest);
 void igerv2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, blacs_int *A, blacs_int *lda, blacs_int *rsrc,
               blacs_int *csrc);
-void itrsd2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, blacs_int *A,
-              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
-void itrrv2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, blacs_int *A,
-              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void igebs2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, blacs_int *A,
-              blacs_int *lda);
-void igebr2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, blacs_int *A,
-              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void itrbs2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
-              blacs_int *A, blacs_int *lda);
-void itrbr2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+void itrsd2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N,
+              blacs_int *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void itrrv2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N,
               blacs_int *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void igsum2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, blacs_int *A,
-              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
-void igamx2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, blacs_int *A,
-              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+void igebs2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              blacs_int *A, blacs_int *lda);
+void igebr2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              blacs_int *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void itrbs2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int *M, blacs_int *N, blacs_int *A, blacs_int *lda);
+void itrbr2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int *M, blacs_int *N, blacs_int *A, blacs_int *lda,
+              blacs_int *rsrc, blacs_int *csrc);
+void igsum2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              blacs_int *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void igamx2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              blacs_int *A, blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
               blacs_int *cdest);
-void igamn2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, blacs_int *A,
-              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+void igamn2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              blacs_int *A, blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
               blacs_int *cdest);
 
 void sgesd2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, float *A, blacs_int *lda, blacs_int *rdest,
               blacs_int *cdest);
 void sgerv2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, float *A, blacs_int *lda, blacs_int *rsrc,
               blacs_int *csrc);
-void strsd2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rdest, blacs_int *cdest);
-void strrv2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rsrc, blacs_int *csrc);
-void sgebs2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A,
-              blacs_int *lda);
-void sgebr2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rsrc, blacs_int *csrc);
-void strbs2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
-              float *A, blacs_int *lda);
-void strbr2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+void strsd2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void strrv2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N,
               float *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void sgsum2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rdest, blacs_int *cdest);
-void sgamx2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest, blacs_int *cdest);
-void sgamn2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest, blacs_int *cdest);
+void sgebs2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda);
+void sgebr2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void strbs2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda);
+void strbr2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda, blacs_int *rsrc,
+              blacs_int *csrc);
+void sgsum2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void sgamx2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+              blacs_int *cdest);
+void sgamn2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+              blacs_int *cdest);
 
 void dgesd2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, double *A, blacs_int *lda, blacs_int *rdest,
               blacs_int *cdest);
 void dgerv2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, double *A, blacs_int *lda, blacs_int *rsrc,
               blacs_int *csrc);
-void dtrsd2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
-void dtrrv2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void dgebs2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda);
-void dgebr2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void dtrbs2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
-              double *A, blacs_int *lda);
-void dtrbr2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+void dtrsd2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void dtrrv2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N,
               double *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void dgsum2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
-void dgamx2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+void dgebs2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda);
+void dgebr2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void dtrbs2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int *M, blacs_int *N, double *A, blacs_int *lda);
+void dtrbr2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int *M, blacs_int *N, double *A, blacs_int *lda, blacs_int *rsrc,
+              blacs_int *csrc);
+void dgsum2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void dgamx2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
               blacs_int *cdest);
-void dgamn2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+void dgamn2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
               blacs_int *cdest);
 
 void cgesd2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, float *A, blacs_int *lda, blacs_int *rdest,
               blacs_int *cdest);
 void cgerv2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, float *A, blacs_int *lda, blacs_int *rsrc,
               blacs_int *csrc);
-void ctrsd2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rdest, blacs_int *cdest);
-void ctrrv2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rsrc, blacs_int *csrc);
-void cgebs2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A,
-              blacs_int *lda);
-void cgebr2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rsrc, blacs_int *csrc);
-void ctrbs2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
-              float *A, blacs_int *lda);
-void ctrbr2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+void ctrsd2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void ctrrv2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N,
               float *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void cgsum2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rdest, blacs_int *cdest);
-void cgamx2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest, blacs_int *cdest);
-void cgamn2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, float *A, blacs_int *lda,
-              blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest, blacs_int *cdest);
+void cgebs2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda);
+void cgebr2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void ctrbs2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda);
+void ctrbr2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int *M, blacs_int *N, float *A, blacs_int *lda, blacs_int *rsrc,
+              blacs_int *csrc);
+void cgsum2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void cgamx2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+              blacs_int *cdest);
+void cgamn2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              float *A, blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+              blacs_int *cdest);
 
 void zgesd2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, double *A, blacs_int *lda, blacs_int *rdest,
               blacs_int *cdest);
 void zgerv2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, double *A, blacs_int *lda, blacs_int *rsrc,
               blacs_int *csrc);
-void ztrsd2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
-void ztrrv2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void zgebs2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda);
-void zgebr2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void ztrbs2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
-              double *A, blacs_int *lda);
-void ztrbr2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M, blacs_int *N,
+void ztrsd2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void ztrrv2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N,
               double *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
-void zgsum2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
-void zgamx2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+void zgebs2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda);
+void zgebr2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);
+void ztrbs2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int *M, blacs_int *N, double *A, blacs_int *lda);
+void ztrbr2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, BLACS_CONST char *uplo,
+              BLACS_CONST char *diag, blacs_int *M, blacs_int *N, double *A, blacs_int *lda, blacs_int *rsrc,
+              blacs_int *csrc);
+void zgsum2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest);
+void zgamx2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
               blacs_int *cdest);
-void zgamn2d_(blacs_int *ConTxt, char *scope, char *top, blacs_int *M, blacs_int *N, double *A,
-              blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
+void zgamn2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top, blacs_int *M, blacs_int *N,
+              double *A, blacs_int *lda, blacs_int *rA, blacs_int *cA, blacs_int *ldia, blacs_int *rdest,
               blacs_int *cdest);
 
 /* ===========================================================================
@@ -707,18 +766,20 @@ typedef void Fblacs_uop_op(blacs_int *n, void *a, void *b);
 #define BLACS_EXT_PROTOTYPES(v, R)                                                                         \
     void C##v##gerva2d(blacs_int ConTxt, blacs_int M, blacs_int N, R *A, blacs_int lda, blacs_int *rsrc,   \
                        blacs_int *csrc);                                                                   \
-    void C##v##trrva2d(blacs_int ConTxt, char *uplo, char *diag, blacs_int M, blacs_int N, R *A,           \
-                       blacs_int lda, blacs_int *rsrc, blacs_int *csrc);                                   \
-    void C##v##tuop2d(blacs_int ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int M,       \
-                      blacs_int N, R *A, blacs_int lda, blacs_int rdest, blacs_int cdest,                  \
-                      Cblacs_uop_fn *init, Cblacs_uop_op *op, Cblacs_uop_fn *post);                        \
+    void C##v##trrva2d(blacs_int ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M,      \
+                       blacs_int N, R *A, blacs_int lda, blacs_int *rsrc, blacs_int *csrc);                \
+    void C##v##tuop2d(blacs_int ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top,                    \
+                      BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int M, blacs_int N, R *A,      \
+                      blacs_int lda, blacs_int rdest, blacs_int cdest, Cblacs_uop_fn *init,                \
+                      Cblacs_uop_op *op, Cblacs_uop_fn *post);                                             \
     void v##gerva2d_(blacs_int *ConTxt, blacs_int *M, blacs_int *N, R *A, blacs_int *lda, blacs_int *rsrc, \
                      blacs_int *csrc);                                                                     \
-    void v##trrva2d_(blacs_int *ConTxt, char *uplo, char *diag, blacs_int *M, blacs_int *N, R *A,          \
-                     blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);                                    \
-    void v##tuop2d_(blacs_int *ConTxt, char *scope, char *top, char *uplo, char *diag, blacs_int *M,       \
-                    blacs_int *N, R *A, blacs_int *lda, blacs_int *rdest, blacs_int *cdest,                \
-                    Fblacs_uop_fn *init, Fblacs_uop_op *op, Fblacs_uop_fn *post);
+    void v##trrva2d_(blacs_int *ConTxt, BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M,      \
+                     blacs_int *N, R *A, blacs_int *lda, blacs_int *rsrc, blacs_int *csrc);                \
+    void v##tuop2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top,                     \
+                    BLACS_CONST char *uplo, BLACS_CONST char *diag, blacs_int *M, blacs_int *N, R *A,      \
+                    blacs_int *lda, blacs_int *rdest, blacs_int *cdest, Fblacs_uop_fn *init,               \
+                    Fblacs_uop_op *op, Fblacs_uop_fn *post);
 BLACS_EXT_PROTOTYPES(i, blacs_int) /* Cigerva2d, igerva2d_, Citrrva2d, ..., Cituop2d, ituop2d_ */
 BLACS_EXT_PROTOTYPES(s, float)     /* Csgerva2d, ... */
 BLACS_EXT_PROTOTYPES(d, double)    /* Cdgerva2d, ... */

@@ -45,6 +45,7 @@
     X(blacs_pcoord, BLACS_PCOORD, 1)         \
     X(blacs_barrier, BLACS_BARRIER, 1)       \
     X(blacs_stats, BLACS_STATS, 1)           \
+    X(blacs_version, BLACS_VERSION, 1)       \
     X(ksendid, KSENDID, 0)                   \
     X(krecvid, KRECVID, 0)                   \
     X(kbsid, KBSID, 0)                       \

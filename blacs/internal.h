@@ -92,6 +92,9 @@ BLX_INTERNAL extern blx_state blx_g;
 
 /* --- state.c --- */
 BLX_INTERNAL void blx_init(void);
+/* bind.c: the check made when the library is loaded (blx_init calls this,
+ * so that a static link takes the check in too). */
+BLX_INTERNAL int blx_bind_checked(void);
 /* The context behind a handle, or a fatal error naming the routine.  Also
  * polls the send-buffer queue, as every BLACS call does. */
 BLX_INTERNAL blx_ctx *blx_ctx_get(int ctxt, const char *routine);
@@ -126,6 +129,7 @@ BLX_INTERNAL void blx_stats(int ctxt);
 
 /* --- support.c --- */
 BLX_INTERNAL void blx_pinfo(blacs_int *mypnum, blacs_int *nprocs);
+BLX_INTERNAL void blx_version(blacs_int *major, blacs_int *minor, blacs_int *patch);
 BLX_INTERNAL void blx_gridinfo(int ctxt, int *nprow, int *npcol, int *myrow, int *mycol);
 BLX_INTERNAL int blx_pnum(int ctxt, int prow, int pcol);
 BLX_INTERNAL void blx_pcoord(int ctxt, int pnum, int *prow, int *pcol);

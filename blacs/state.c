@@ -38,7 +38,7 @@ static void report_peer(int ctxt, int rank, int *row, int *col)
 
 void blx_init(void)
 {
-    if (blx_g.initialized)
+    if (blx_g.initialized || !blx_bind_checked())
         return;
     static const blx_report_hook hook = {report_self, report_peer, NULL};
     blx_report_set_hook(&hook); /* the first grid adds the watch (grid.c) */

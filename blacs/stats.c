@@ -4,10 +4,14 @@
  * time inside the routines and the part of it spent waiting for messages.
  *
  * Every process keeps its own table (nothing is communicated while the
- * program runs).  BLACS_EXIT prints it (BLACS_STATS=1) or appends it as CSV
- * to the file BLACS_STATS names, which process 0 empties when it starts;
- * Cblacs_stats / BLACS_STATS gathers the tables of a grid on its process
- * {0,0}, which prints them merged, at any time.
+ * program runs).  BLACS_EXIT prints it (BLACS_STATS=1), each row with the
+ * process's number and the whole table in one write, so that the tables of
+ * a job never mix line by line; or it appends it as CSV to the file
+ * BLACS_STATS names, which process 0 empties when it starts.  A program
+ * that ends with MPI_Finalize and never calls BLACS_EXIT gets the same at
+ * MPI_Finalize (the delete callback of an attribute on MPI_COMM_SELF, which
+ * MPI_Finalize calls first).  Cblacs_stats / BLACS_STATS gathers the tables
+ * of a grid on its process {0,0}, which prints them merged, at any time.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -71,17 +75,35 @@ void blx_stats_count(const blx_call *k, size_t bytes, const char *algorithm)
         (double)bytes, inside, waiting);
 }
 
-static void print_table(FILE *f, const stat_row *t, int n, const char *title)
+/* The table, as one block of text written at once to fd; each row
+ * starts with the process's number (pnum >= 0: one process's table). */
+static void print_table(int fd, const stat_row *t, int n, const char *title, int pnum)
 {
-    fprintf(f, "%s\n", title);
-    fprintf(f, "| routine family | TOP | algorithm | calls | bytes min | bytes avg | bytes max | inside s | "
-               "waiting s |\n");
-    fprintf(f, "|---|---|---|---:|---:|---:|---:|---:|---:|\n");
-    for (int i = 0; i < n; i++)
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f == NULL)
+        return;
+    fprintf(f,
+            "%s\n%s| routine family | TOP | algorithm | calls | bytes min | bytes avg | bytes max | "
+            "inside s | waiting s |\n%s|---|---|---|---:|---:|---:|---:|---:|---:|\n",
+            title, pnum >= 0 ? "| process " : "", pnum >= 0 ? "|---:" : "");
+    for (int i = 0; i < n; i++) {
+        if (pnum >= 0)
+            fprintf(f, "| %d ", pnum);
         fprintf(f, "| %s | '%c' | %s | %.0f | %.0f | %.0f | %.0f | %.6f | %.6f |\n", t[i].family,
                 t[i].top ? t[i].top : '-', t[i].algorithm, t[i].calls, t[i].bmin,
                 t[i].calls ? t[i].bytes / t[i].calls : 0, t[i].bmax, t[i].inside, t[i].waiting);
+    }
     fprintf(f, "\n");
+    fclose(f);
+    for (size_t done = 0; done < len;) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    free(text);
 }
 
 static void write_csv(const char *path, int pnum)
@@ -111,14 +133,29 @@ static void write_csv(const char *path, int pnum)
     fclose(f);
 }
 
+static int my_pnum;
+
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first: the statistics of
+ * a program that never called BLACS_EXIT are reported then. */
+static int at_finalize(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm, (void)key, (void)value, (void)extra;
+    blx_stats_exit(my_pnum);
+    return MPI_SUCCESS;
+}
+
 void blx_stats_start(int pnum)
 {
     const blx_debug *d = blx_debug_get();
+    my_pnum = pnum;
     if (d->stats_file != NULL && pnum == 0) { /* a fresh file for this run */
         FILE *f = fopen(d->stats_file, "w");
         if (f != NULL)
             fclose(f);
     }
+    int key;
+    if (d->stats && MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &key, NULL) == MPI_SUCCESS)
+        MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
 }
 
 void blx_stats_exit(int pnum)
@@ -129,11 +166,13 @@ void blx_stats_exit(int pnum)
     if (d->stats_file != NULL) {
         write_csv(d->stats_file, pnum);
     } else {
-        char title[96];
-        snprintf(title, sizeof title, "BLACS statistics of process %d (BLACS_STATS=1):", pnum);
+        char title[128];
+        snprintf(title, sizeof title,
+                 "BLACS statistics of process %d (libblacs %d.%d.%d, BLACS_STATS=%s):", pnum,
+                 BLACS_VERSION_MAJOR, BLACS_VERSION_MINOR, BLACS_VERSION_PATCH, getenv("BLACS_STATS"));
         fflush(stdout);
-        print_table(stderr, rows, nrows, title);
         fflush(stderr);
+        print_table(STDERR_FILENO, rows, nrows, title, pnum);
     }
     nrows = 0; /* reported: a later BLACS_EXIT starts from nothing */
     memset(rows, 0, sizeof rows);
@@ -178,12 +217,12 @@ static void gather(const blx_ctx *c)
             }
         }
         char title[128];
-        snprintf(title, sizeof title,
-                 "BLACS statistics of the %d processes of context %d (%d x %d), summed:", size, c->handle,
-                 c->nprow, c->npcol);
+        snprintf(
+            title, sizeof title,
+            "BLACS statistics of the %d processes of context %d (%d x %d), summed (libblacs %d.%d.%d):", size,
+            c->handle, c->nprow, c->npcol, BLACS_VERSION_MAJOR, BLACS_VERSION_MINOR, BLACS_VERSION_PATCH);
         fflush(stdout);
-        print_table(stdout, merged, n, title);
-        fflush(stdout);
+        print_table(STDOUT_FILENO, merged, n, title, -1);
     }
     free(all_counts);
     free(displs);

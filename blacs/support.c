@@ -95,3 +95,10 @@ int blx_kscopedid(int ctxt, const char *scope, const char *routine)
     *k = (*k >= blx_g.tag_ub) ? 0 : *k + 1;
     return id;
 }
+
+void blx_version(blacs_int *major, blacs_int *minor, blacs_int *patch)
+{
+    *major = BLACS_VERSION_MAJOR;
+    *minor = BLACS_VERSION_MINOR;
+    *patch = BLACS_VERSION_PATCH;
+}

@@ -10,8 +10,9 @@
 # compilers"; blacs/f77_names.h), derived here by the same rule from the
 # reference's name_: name (no underscore), NAME (upper case, no underscore),
 # and name__ when name contains an underscore.  173 names: 78 + 78 + 17.
-# And the library's own routine, Cblacs_stats (blacs.h), with blacs_stats_
-# and its three other manglings: 5 names.
+# And the library's own routines, Cblacs_stats and Cblacs_version (blacs.h),
+# with blacs_stats_, blacs_version_ and their three other manglings each:
+# 10 names.
 # And LAWN 73's extensions (blacs.h, "Extensions"): vGERVA2D, vTRRVA2D and
 # vTUOP2D for the five types, C and Fortran, with the Fortran names' other
 # manglings (name, NAME): 15 + 15 + 30 = 60 names, none of them the
@@ -56,7 +57,8 @@ lawn73() {
 
 ref156=$(expected | sort)
 ext=$(manglings | sort)
-own="Cblacs_stats blacs_stats_ blacs_stats BLACS_STATS blacs_stats__"
+own="Cblacs_stats blacs_stats_ blacs_stats BLACS_STATS blacs_stats__
+     Cblacs_version blacs_version_ blacs_version BLACS_VERSION blacs_version__"
 lawn=$(lawn73 | sort)
 want=$(printf '%s\n%s\n%s\n' "$ref156" "$ext" "$lawn"; printf '%s\n' $own)
 want=$(printf '%s\n' "$want" | sort)
@@ -70,7 +72,7 @@ missing=$(comm -23 <(printf '%s\n' "$want") <(printf '%s\n' "$have"))
 extra=$(comm -13 <(printf '%s\n' "$want") <(printf '%s\n' "$have"))
 status=0
 echo "exported by $lib: $(printf '%s\n' "$have" | wc -l) names ($nc C, $nf Fortran name_, $nx other Fortran manglings);" \
-    "expected $nwant + $next + 5 (Cblacs_stats) + $(printf '%s\n' "$lawn" | wc -l) (LAWN 73 extensions)"
+    "expected $nwant + $next + 10 (Cblacs_stats, Cblacs_version) + $(printf '%s\n' "$lawn" | wc -l) (LAWN 73 extensions)"
 [ -z "$missing" ] || { echo "MISSING: $missing" | tr '\n' ' '; echo; status=1; }
 [ -z "$extra" ] || { echo "NOT PUBLIC BLACS NAMES: $extra" | tr '\n' ' '; echo; status=1; }
 [ "$nwant" -eq 156 ] || { echo "the expected list has $nwant names, not 156"; status=1; }
@@ -84,8 +86,10 @@ for n in $(printf '%s\n' "$ext" | grep -v -i -x -E 'dcputime00|dwalltime00'); do
     base=$(echo "${n%__}" | tr 'A-Z' 'a-z')_
     [ "$(addr "$n")" = "$(addr "$base")" ] || notalias+=" $n"
 done
-for n in blacs_stats BLACS_STATS blacs_stats__; do
-    [ "$(addr "$n")" = "$(addr blacs_stats_)" ] || notalias+=" $n"
+for o in stats version; do
+    for n in blacs_$o BLACS_$(echo "$o" | tr 'a-z' 'A-Z') blacs_${o}__; do
+        [ "$(addr "$n")" = "$(addr "blacs_${o}_")" ] || notalias+=" $n"
+    done
 done
 for n in $(printf '%s\n' "$lawn" | grep -v -e '^C' -e '_$'); do
     [ "$(addr "$n")" = "$(addr "$(echo "$n" | tr 'A-Z' 'a-z')_")" ] || notalias+=" $n"
@@ -97,7 +101,7 @@ if [ -r "$ref" ]; then
     notref=$(comm -23 <(printf '%s\n' "$ref156") <(printf '%s\n' "$refhave"))
     [ -z "$notref" ] || { echo "names the reference does not export: $notref"; status=1; }
     [ -z "$notref" ] && echo "all $nwant reference names are exported by the reference ($ref) too"
-    clash=$(comm -12 <(printf '%s\n' "$lawn") <(printf '%s\n' "$refhave"))
+    clash=$(comm -12 <(printf '%s\n' "$lawn" $own | sort) <(printf '%s\n' "$refhave"))
     [ -z "$clash" ] || { echo "extension names the reference exports too: $clash"; status=1; }
 else
     echo "reference library $ref not readable: install libscalapack-openmpi (tools/install-deps.sh) or set REFERENCE_BLACS"

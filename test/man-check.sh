@@ -52,7 +52,7 @@ declare -A family_of=(
     [blacs_set]=blacs_gridinit [blacs_gridmap]=blacs_gridinit [blacs_gridinfo]=blacs_gridinit
     [blacs_gridexit]=blacs_gridinit [blacs_exit]=blacs_gridinit [blacs_abort]=blacs_gridinit
     [blacs_barrier]=blacs_gridinit [blacs_freebuff]=blacs_gridinit [blacs_pnum]=blacs_gridinit
-    [blacs_pcoord]=blacs_gridinit [blacs_stats]=blacs_gridinit
+    [blacs_pcoord]=blacs_gridinit [blacs_stats]=blacs_gridinit [blacs_version]=blacs_gridinit
     [blacs_trrva2d]=blacs_gerva2d [blacs_tuop2d]=blacs_gerva2d
 )
 families="blacs blacs_gesd2d blacs_gebs2d blacs_gsum2d blacs_gridinit blacs_gerva2d"

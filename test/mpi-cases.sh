@@ -135,6 +135,9 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     fail 4 "BLACS_BUFFER_LIMIT: 'abc' is not a size && $who" t_debug limit abc
     fail 4 "BLACS_BUFFER_LIMIT: '-1' is not a size && $who" t_debug limit -1
     pass 4 t_debug stats "$log/stats.csv"
+    warn 2 "BLACS statistics of process 1 \(libblacs [0-9]+\.[0-9]+\.[0-9]+, BLACS_STATS=yes\) && \| 1 \| combine sum \| 'I' \| ring \| 3 \| 64 \|" t_debug statsprint yes
+    warn 2 "BLACS statistics of process 0 \(libblacs [0-9.]+, BLACS_STATS=on\) && \| 0 \| broadcast send \| ' ' \| general_tree \| 1 \|" t_debug statsfinal on
+    fail 2 "BLACS_STATS: 'maybe' is neither a switch \(1, yes, true, on; 0, no, false, off\) nor a file's path && $who" t_debug statsprint maybe
     pass 4 t_debug statscall on
     pass 3 t_debug statscall off
 fi

@@ -7,6 +7,11 @@
  * install-check links it with what pkg-config gives and checks, with
  * LD_DEBUG=bindings, that ScaLAPACK's BLACS calls reach this library.
  *
+ * With -DGRID_BY_BLACS it makes its grid itself (Cblacs_get,
+ * Cblacs_gridinit), as most ScaLAPACK programs do: linked with a part of the
+ * static archive only, those calls reach this library and ScaLAPACK's
+ * others its own BLACS, which install-check shows is stopped at start-up.
+ *
  * Solves A x = b on an NP x 1 grid, N = 40, NB = 4, with A = N I + ones (row
  * pivoting across processes in PDGETRF) and b = A ones, so x = ones.
  *   mpirun -np 2 ./scalapack_only   ->   scalapack_only: x = 1 on 2 processes
@@ -17,6 +22,8 @@
 #include <stdlib.h>
 
 void sl_init_(int *ictxt, int *nprow, int *npcol);
+void Cblacs_get(int ctxt, int what, int *val);
+void Cblacs_gridinit(int *ctxt, const char *order, int nprow, int npcol);
 void descinit_(int *desc, int *m, int *n, int *mb, int *nb, int *irsrc, int *icsrc, int *ictxt, int *lld,
                int *info);
 int numroc_(int *n, int *nb, int *iproc, int *isrcproc, int *nprocs);
@@ -30,7 +37,12 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     int nprow = np, npcol = 1, myrow = me, mycol = 0; /* SL_INIT's grid is row-major */
+#ifdef GRID_BY_BLACS
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", nprow, npcol);
+#else
     sl_init_(&ctxt, &nprow, &npcol);
+#endif
 
     int ml = numroc_(&n, &nb, &myrow, &zero, &nprow), lld = ml > 1 ? ml : 1;
     int desca[9], descb[9];

@@ -8,7 +8,7 @@
 #      buffers/, blacs/ but for the diagnostics) at most 5,000; the
 #      performance layer (topologies/: algorithms, walkers, model, default)
 #      at most 2,000; the diagnostics (debug levels, hang reports,
-#      agreement, statistics) at most 1,000;
+#      agreement, statistics, the binding check) at most 1,000;
 #   4. every algorithm descriptor of topologies/ is a row of the one table
 #      (BLX_ALGORITHMS in topologies/topology.h), and every row has one;
 #   5. every C file formatted as .clang-format says (clang-format 14).
@@ -17,7 +17,7 @@ obj=${1:-build/obj}
 cd "$(dirname "$0")/.."
 status=0
 lib="base/*.c buffers/*.c msgid/*.c topologies/*.c blacs/*.c"
-diag="blacs/watch.[ch] blacs/agree.[ch] blacs/stats.[ch] base/debug.[ch]"
+diag="blacs/watch.[ch] blacs/agree.[ch] blacs/stats.[ch] blacs/bind.c base/debug.[ch]"
 FN_LINES=60 FN_PARAMS=8 FILE_LINES=400 CORE_LOC=5000 PERF_LOC=2000 DIAG_LOC=1000
 
 echo "lint: 1. layers"

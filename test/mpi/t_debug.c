@@ -18,6 +18,11 @@
  *   limit V        BLACS_BUFFER_LIMIT=V, then a 1 MiB send: K/M/G suffixes
  *                  accepted, garbage refused
  *   stats FILE     BLACS_STATS=FILE: the CSV of every process after BLACS_EXIT
+ *   statsprint V   BLACS_STATS=V (yes, on, ...): BLACS_EXIT prints each
+ *                  process's table, its number on every row; an unknown
+ *                  value is an error naming the variable
+ *   statsfinal V   the same in a program that ends with MPI_Finalize and
+ *                  never calls BLACS_EXIT: the tables come at MPI_Finalize
  *   statscall on|off  Cblacs_stats mid-run, BLACS_STATS=1 or unset: {0,0}
  *                  prints the merged table (calls summed over the grid),
  *                  or one line saying statistics are off
@@ -76,7 +81,7 @@ int main(int argc, char **argv)
         setenv("BLACS_DEBUG", "3", 0);
     if (!strcmp(what, "limit"))
         setenv("BLACS_BUFFER_LIMIT", arg, 1);
-    if (!strcmp(what, "stats"))
+    if (!strcmp(what, "stats") || !strcmp(what, "statsprint") || !strcmp(what, "statsfinal"))
         setenv("BLACS_STATS", arg, 1);
     if (!strcmp(what, "statscall") && !strcmp(arg, "on"))
         setenv("BLACS_STATS", "1", 1);
@@ -137,7 +142,7 @@ int main(int argc, char **argv)
         Cdgerv2d(ctxt, 1 << 17, 1, big, 1 << 17, 0, (mycol + npcol - 1) % npcol);
         free(big);
     }
-    if (!strcmp(what, "stats")) {
+    if (!strncmp(what, "stats", 5) && strcmp(what, "statscall") != 0) {
         for (int k = 0; k < 3; k++)
             Cdgsum2d(ctxt, "All", "I", 8, 1, a, 8, -1, -1);
         if (mycol == 0)
@@ -170,6 +175,12 @@ int main(int argc, char **argv)
         CHECK(sums == mt_size && barriers == mt_size && bcasts == mt_size,
               "%d rows: %d sums, %d broadcasts, %d barriers for %d processes", rows, sums, bcasts, barriers,
               mt_size);
+    }
+    if (strcmp(what, "statsfinal") == 0) { /* no BLACS_EXIT: MPI_Finalize reports */
+        int mine = check_failures(), total = 0;
+        MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Finalize();
+        return total != 0;
     }
     return mpitest_finish("t_debug");
 }

@@ -1,0 +1,93 @@
+/*
+ * blacs/bind.c - no silent fallback to another BLACS.
+ *
+ * ScaLAPACK's libraries carry a BLACS of their own (Debian's libscalapack
+ * holds the reference).  When both are in a program, the dynamic linker
+ * sends every call to the copy loaded first: where ScaLAPACK comes first
+ * on the link line, this library is loaded and never called, and the
+ * program runs on the other BLACS without a word.  So when this library is
+ * loaded (an ELF constructor, before main), it asks the dynamic linker
+ * where a few BLACS names used by C and Fortran callers resolve; where one
+ * resolves to another object, it says which, and what to do, on the first
+ * process, and every process stops (exit status 1): a user who linked this
+ * library meant to run on it.  BLACS_QUIET=1 lets the program go on, on
+ * the other BLACS.  The same check catches a static archive linked in
+ * part: the objects the program took answer its own calls, ScaLAPACK's
+ * BLACS the others, and grids made by one are unknown to the other (every
+ * entry point reaches blx_init, which takes this object in).  The
+ * library's link name keeps the shared library needed (link/keep.c).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+
+#include "internal.h"
+
+/* Names the callers of every family use, C and Fortran. */
+static const char *const probes[] = {
+    "Cblacs_pinfo",    "blacs_pinfo_",    "Cblacs_gridinit", "blacs_gridinit_",
+    "Cblacs_gridinfo", "blacs_gridinfo_", "Cdgesd2d",        "dgesd2d_",
+    "Cdgebs2d",        "dgebs2d_",        "Cdgebr2d",        "dgebr2d_",
+    "Cdgsum2d",        "dgsum2d_",        "Cigamx2d",        "igamx2d_"};
+
+/* This process's rank as the launcher says (-1: it does not). */
+static int launcher_rank(void)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (getenv(names[i]) != NULL)
+            return atoi(getenv(names[i]));
+    return -1;
+}
+
+static int quiet(void)
+{
+    const char *q = getenv("BLACS_QUIET");
+    return q != NULL && *q != '\0' && strcmp(q, "0") != 0;
+}
+
+/* The first probe that resolves to another shared object than this
+ * library's, or NULL; that object's file in *where.  The program itself
+ * may define BLACS names of its own (ScaLAPACK's C tester defines Fortran
+ * wrappers of the C routines, which call them): those are not another
+ * BLACS. */
+static const char *stranger(const char **where)
+{
+    Dl_info mine, other, program;
+    if (dladdr((void *)&launcher_rank, &mine) == 0 || dladdr((void *)getauxval(AT_PHDR), &program) == 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+        void *p = dlsym(RTLD_DEFAULT, probes[i]);
+        if (p != NULL && dladdr(p, &other) != 0 && other.dli_fbase != mine.dli_fbase &&
+            other.dli_fbase != program.dli_fbase) {
+            *where = other.dli_fname && *other.dli_fname ? other.dli_fname : "another object";
+            return probes[i];
+        }
+    }
+    return NULL;
+}
+
+__attribute__((constructor)) static void check_binding(void)
+{
+    const char *where = NULL, *name = stranger(&where);
+    if (name == NULL || quiet())
+        return;
+    if (launcher_rank() <= 0) {
+        Dl_info mine;
+        dladdr((void *)&launcher_rank, &mine);
+        fprintf(stderr,
+                "BLACS ERROR: this program's BLACS calls would go to another BLACS: %s resolves to %s, "
+                "not to %s.  Link the BLACS library before ScaLAPACK (pkg-config --libs blacs-<mpi>, or "
+                "CMake's blacs::blacs-<mpi> first), and its static archive whole (-Wl,--whole-archive "
+                "libblacs-<mpi>.a -Wl,--no-whole-archive): README, \"Using it\".  BLACS_QUIET=1 runs on "
+                "the other BLACS instead.\n",
+                name, where, mine.dli_fname ? mine.dli_fname : "this library");
+        fflush(stderr);
+    }
+    exit(1);
+}
+
+int blx_bind_checked(void) { return 1; }
