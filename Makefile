@@ -315,10 +315,9 @@ dist:
 	git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST).tar.gz HEAD
 	@echo "dist: $(DIST).tar.gz ($$(git rev-parse --short HEAD))"
 distcheck: dist
-	rm -rf $(B)/distcheck && mkdir -p $(B)/distcheck
-	tar -xzf $(DIST).tar.gz -C $(B)/distcheck
-	$(MAKE) -C $(B)/distcheck/$(DIST) check MPI=$(MPI)
-	@echo "distcheck: $(DIST).tar.gz builds and passes make check in a fresh folder"
+	@dir=$$(mktemp -d) && tar -xzf $(DIST).tar.gz -C $$dir && \
+	    $(MAKE) -C $$dir/$(DIST) check MPI=$(MPI) && rm -rf $$dir && \
+	    echo "distcheck: $(DIST).tar.gz builds and passes make check in a fresh folder"
 
 conformance: lib $(B)/tools/topo_table $(IDLE_SO)
 	MPIRUN="$(MPIRUN)" BLACS_TESTER_DIR="$(TESTER_DIR)" \

@@ -226,8 +226,7 @@ int main()
     Cblacs_get(0, 0, &ctxt);
     Cblacs_gridinit(&ctxt, "Row", 1, np);
     double x = me + 1.0;
-    Cdgsum2d(ctxt, "All", " ", 1, 1, &x, 1, -1, -1);
-    Cdgebs2d(ctxt, "All", "I", 0, 0, &x, 1);
+    Cdgsum2d(ctxt, "All", "I", 1, 1, &x, 1, -1, -1);
     if (me == 0)
         std::printf("c++ sum=%g version=%d.%d.%d\n", x, (int)major, (int)minor, (int)patch);
     Cblacs_exit(0);
