@@ -20,10 +20,11 @@ static blx_route route(const blx_call *k)
                        .bytes = blx_shape_bytes(&k->shape),
                        .rings = k->c->nr_bs,
                        .branches = k->c->nb_bs,
-                       .model = &k->c->model,
+                       .model = &k->s->model,
                        .trees = &k->s->trees,
                        .routes = &k->s->routes,
-                       .forced = &k->c->forced};
+                       .forced = &k->c->forced,
+                       .nodes = k->s->nodes};
     if (blx_route_bcast(&r, k->top ? *k->top : '\0', &in) != 0)
         blx_top_error(k);
     return r;
@@ -40,8 +41,9 @@ static void run(blx_call *k, const blx_route *r)
     blx_xfer x = {.ep = blx_scope_ep(c, k->s, k->tag, k->name),
                   .trees = &k->s->trees,
                   .routes = &k->s->routes,
-                  .model = &c->model,
+                  .model = &k->s->model,
                   .forced = &c->forced,
+                  .nodes = k->s->nodes,
                   .root = k->peer,
                   .bytes = blx_shape_bytes(&k->shape)};
     int packed = !blx_shape_contiguous(&k->shape);

@@ -113,8 +113,8 @@ static combine_plan plan_of(const blx_call *k)
     p.user = (blx_uop_run){k->user, esz, column};
     p.unit = p.op.located ? 0 : (k->user ? column : 1) * esz;
     int splittable = p.unit != 0 && (p.bytes == 0 || p.bytes / p.unit >= (size_t)k->s->np);
-    blx_route_in in = {k->s->np,    p.bytes,      k->peer < 0,  splittable,    k->c->nr_co,
-                       k->c->nb_co, &k->c->model, &k->s->trees, &k->s->routes, &k->c->forced};
+    blx_route_in in = {k->s->np,     p.bytes,      k->peer < 0,   splittable,    k->c->nr_co, k->c->nb_co,
+                       &k->s->model, &k->s->trees, &k->s->routes, &k->c->forced, k->s->nodes};
     if (blx_route_combine(&p.route, k->top ? *k->top : '\0', &in) != 0)
         blx_top_error(k);
     return p;
@@ -150,8 +150,9 @@ static void run(blx_call *k, combine_plan *p, int spread_tag)
     blx_xfer x = {.ep = blx_scope_ep(c, s, k->tag, k->name),
                   .trees = &s->trees,
                   .routes = &s->routes,
-                  .model = &c->model,
+                  .model = &k->s->model,
                   .forced = &c->forced,
+                  .nodes = k->s->nodes,
                   .root = k->peer < 0 ? 0 : k->peer,
                   .buf = work,
                   .bytes = p->bytes,

@@ -148,37 +148,6 @@ static void check_same_grid(const char *routine, MPI_Comm sys, const grid_map *g
     }
 }
 
-/* Processes the launcher started on this node (Open MPI, MPICH's Hydra),
- * or 0 if it does not say. */
-static int node_processes(void)
-{
-    const char *names[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *v = getenv(names[i]);
-        if (v != NULL && atoi(v) > 0)
-            return atoi(v);
-    }
-    return 0;
-}
-
-/* The cost model of a new grid: the default for process 0's node (more
- * processes than processors there: blx_model_for_node), or BLACS_MODEL over
- * it, as process 0 of the grid reads them; the same on every member
- * (routes and plans depend on it, and every member must choose alike). */
-static blx_model grid_model(const char *routine, MPI_Comm comm, int vpid)
-{
-    blx_model m = blx_model_for_node(node_processes(), (int)sysconf(_SC_NPROCESSORS_ONLN));
-    const char *text = getenv("BLACS_MODEL");
-    if (vpid == 0 && text != NULL && blx_model_parse(text, &m) != 0)
-        blx_fatal(-1, routine,
-                  "BLACS_MODEL='%s' is not a cost model: expected name=value pairs separated by commas, "
-                  "names alpha, beta, gamma, overhead (seconds, seconds per byte), window (1 to 64) "
-                  "and overlap (0 or 1)",
-                  text);
-    blx_check_mpi(-1, routine, MPI_Bcast(&m, sizeof m, MPI_BYTE, 0, comm), "MPI_Bcast");
-    return m;
-}
-
 /* The algorithms BLACS_ALGORITHM forces on the default TOP of a new grid,
  * as process 0 of the grid reads it: the same on every member (each must
  * choose what the others choose). */
@@ -226,7 +195,7 @@ static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol
         blx_fatal(-1, routine, "out of memory");
     blx_watch_grid_init(c, routine);
     c->nr_bs = c->nb_bs = c->nr_co = c->nb_co = 1;
-    c->model = grid_model(routine, comm, c->vpid);
+    blx_machine_init(c, routine);
     c->forced = grid_forced(routine, comm, c->vpid);
     c->kid_scope = BLX_SCOPE_ALL;
     return c;
@@ -282,6 +251,7 @@ void blx_gridinit(const char *routine, int *ctxt, MPI_Comm sys, const char *orde
 
 static void ctx_free(blx_ctx *c)
 {
+    blx_machine_free(c);
     for (int s = 0; s < BLX_NSCOPE; s++) {
         blx_tree_cache_free(&c->scope[s].trees);
         blx_sys_forget(c->scope[s].comm); /* BLACS_GET code 10 may have registered it */

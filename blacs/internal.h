@@ -37,6 +37,8 @@ typedef struct blx_scope {
     int first, stride;      /* grid rank of member k is first + k * stride */
     blx_tree_cache trees;   /* the trees its broadcasts and combines walk */
     blx_route_cache routes; /* the default TOP's recent choices */
+    blx_nodes *nodes;       /* which members share a node (machine.c) */
+    blx_model model;        /* the cost model its one-level algorithms plan with */
 } blx_scope;
 
 typedef struct blx_ctx {
@@ -50,8 +52,9 @@ typedef struct blx_ctx {
     blx_msgids ids;
     /* BLACS_SET codes 11-16; each new grid starts from the defaults. */
     int nr_bs, nb_bs, nr_co, nb_co, topsrepeat, topscohrnt;
-    /* the cost model its algorithms plan with, and the algorithms
-     * BLACS_ALGORITHM forces on the default TOP: the same on every member */
+    /* the cost model on a node (point-to-point plans with it; machine.c),
+     * and the algorithms BLACS_ALGORITHM forces on the default TOP: the
+     * same on every member */
     blx_model model;
     blx_forced forced;
     /* the last point-to-point cut (p2p.c: blx_p2p_cut): a loop of messages
@@ -69,7 +72,7 @@ typedef struct blx_ctx {
  * ID), for the layers below; point-to-point uses the whole grid. */
 static inline blx_ep blx_scope_ep(const blx_ctx *c, const blx_scope *s, int tag, const char *routine)
 {
-    blx_ep e = {c->comm, s->np, s->me, s->first, s->stride, tag, c->handle, routine, 0};
+    blx_ep e = {c->comm, s->np, s->me, s->first, s->stride, NULL, tag, c->handle, routine, 0};
     return e;
 }
 static inline blx_ep blx_grid_ep(const blx_ctx *c, int tag, const char *routine)
@@ -126,6 +129,10 @@ BLX_INTERNAL void blx_exit(int notdone);
 /* Cblacs_stats: the grid's statistics merged and printed by its process
  * {0,0} (collective over the grid; stats.c). */
 BLX_INTERNAL void blx_stats(int ctxt);
+
+/* --- machine.c: a new grid's cost models and nodes, and its scopes' --- */
+BLX_INTERNAL void blx_machine_init(blx_ctx *c, const char *routine);
+BLX_INTERNAL void blx_machine_free(blx_ctx *c);
 
 /* --- support.c --- */
 BLX_INTERNAL void blx_pinfo(blacs_int *mypnum, blacs_int *nprocs);

@@ -216,7 +216,7 @@ static int probe_once(const blx_ep *e, const int *tags)
     if (!flag)
         return -1;
     int off = st.MPI_SOURCE - e->first;
-    if (off >= 0 && (e->stride == 0 ? off == 0 : off % e->stride == 0)) {
+    if (e->map == NULL && off >= 0 && (e->stride == 0 ? off == 0 : off % e->stride == 0)) {
         int k = e->stride == 0 ? 0 : off / e->stride;
         if (k < e->np && tags[k] >= 0 && tags[k] == st.MPI_TAG)
             return k;

@@ -26,7 +26,8 @@
 typedef struct blx_ep {
     MPI_Comm comm;
     int np, me;          /* members of the scope; my index among them */
-    int first, stride;   /* rank in comm of member k: first + k * stride */
+    int first, stride;   /* rank in comm of member k: first + k * stride, */
+    const int *map;      /* or map[k] where map is not NULL (a part of a scope) */
     int tag;             /* message ID of the operation */
     int ctxt;            /* for reports only */
     const char *routine; /* for reports only */
@@ -70,7 +71,10 @@ static inline size_t blx_cut_piece(const blx_cut *c, int i, size_t *len)
     return off;
 }
 
-static inline int blx_ep_rank(const blx_ep *e, int member) { return e->first + member * e->stride; }
+static inline int blx_ep_rank(const blx_ep *e, int member)
+{
+    return e->map != NULL ? e->map[member] : e->first + member * e->stride;
+}
 /* My position counted from member 'root' (0 for the root itself). */
 static inline int blx_ep_rel(const blx_ep *e, int root) { return (e->me - root + e->np) % e->np; }
 /* The member 'rel' places after 'root'. */

@@ -50,6 +50,8 @@ err "DGESD2D: CDEST = 7 is outside the 2 x 2 grid" fortran_dest
 err "Cdgerv2d: the message from process \{0,0\} is longer than the 24 bytes" size_mismatch
 err "BLACS_GRIDINIT: Illegal grid \(3 x 3\), #procs=4" grid_too_big
 err "BLACS_GRIDINIT: Illegal grid \(0 x 2\)" grid_zero
+err "BLACS_GRIDINIT: BLACS_NODES='3:round' is not a split of the 4 processes into nodes" bad_nodes
+err "BLACS_GRIDINIT: BLACS_MODEL='alpha=1e-6,net.beta=1e-10,node.speed=2' is not a cost model" bad_model_level
 err "BLACS_GRIDMAP: USERMAP\(1,2\) = 1: rank 1 is placed twice" gridmap_twice
 err "No system context corresponding to BLACS system context handle 55" bad_syshandle
 err "BLACS_GRIDEXIT: Trying to exit an already freed context" gridexit_twice
@@ -98,7 +100,10 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 3 4 5 8; do pass $np t_longmsg network; done
     # two trees' streams: a process forwarding in both does not wait for one to send the other
     for np in 8 12; do pass $np t_streams; done
+    # scopes over nodes (BLACS_NODES) and the two-level algorithms
+    for np in 4 5 6; do pass $np t_nodes; done
 else
+    pass 4 t_nodes
     pass 3 t_longmsg
     pass 8 t_longmsg network
 fi

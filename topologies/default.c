@@ -32,7 +32,8 @@
 /* Whether a provides op at all. */
 static int provides(const blx_algorithm *a, blx_coll op)
 {
-    return op == BLX_BCAST
+    return (a->flags & BLX_ALG_LEVELS) ? 1
+           : op == BLX_BCAST
                ? a->bcast_send != NULL
                : a->combine != NULL && !(op == BLX_REDUCE && (a->flags & BLX_ALG_LEAVE_ON_ALL_ONLY));
 }
@@ -41,7 +42,7 @@ static int provides(const blx_algorithm *a, blx_coll op)
  * to the default's choice; the default never weighs it there). */
 static int can_run(const blx_algorithm *a, blx_coll op, const blx_route_in *in)
 {
-    return provides(a, op) &&
+    return provides(a, op) && (!(a->flags & BLX_ALG_LEVELS) || blx_nodes_two_levels(in->nodes)) &&
            !(op == BLX_BCAST && (a->flags & BLX_ALG_POWER_OF_TWO) && !blx_is_pof2(in->np)) &&
            !(op != BLX_BCAST && (a->flags & BLX_ALG_CUTS) && !in->splittable);
 }
@@ -72,6 +73,35 @@ static const blx_tree *cached(blx_tree_cache *trees, int np, blx_tree_shape shap
 
 static void choose(blx_route *best, double *cost, const blx_route_in *in, blx_coll op);
 
+/* Two levels (two_level.c): on the fullest node to its leader, among the
+ * leaders, back on the node, each level along the default's best for it. */
+static double levels_cost(const blx_route_in *in, blx_coll op)
+{
+    const blx_nodes *n = in->nodes;
+    blx_route_in node = *in, across = *in;
+    node.np = n->most;
+    node.model = &n->on;
+    across.np = n->nn;
+    across.model = &n->off;
+    node.nodes = across.nodes = NULL;
+    node.forced = across.forced = NULL;
+    node.leave_on_all = 0;
+    across.leave_on_all = op == BLX_ALLREDUCE;
+    double t = 0, c;
+    blx_route r;
+    if (op != BLX_BCAST) {
+        choose(&r, &c, &node, BLX_REDUCE);
+        t += c;
+    }
+    choose(&r, &c, &across, op);
+    t += c;
+    if (op != BLX_REDUCE) {
+        choose(&r, &c, &node, BLX_BCAST);
+        t += c;
+    }
+    return t;
+}
+
 /* The modelled time of route r; NEVER if one of its trees cannot be built
  * (out of memory: the route is never chosen).  A leave-on-all combine that
  * gathers adds the broadcast that spreads the result. */
@@ -86,6 +116,8 @@ static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op)
                      cached(in->trees, in->np, r->shape2, r->key, r->param)};
     if ((r->shape && !c.tree) || (r->shape2 && !c.tree2))
         return NEVER;
+    if (r->alg->flags & BLX_ALG_LEVELS)
+        return levels_cost(in, op);
     if (op == BLX_BCAST)
         return r->alg->bcast_cost(&c);
     double t = r->alg->combine_cost(&c), spread = 0;

@@ -74,6 +74,40 @@ int blx_model_parse(const char *text, blx_model *m)
     return 0;
 }
 
+int blx_model_parse_levels(const char *text, blx_model *on, blx_model *off)
+{
+    blx_model v[2] = {*on, *off};
+    for (const char *p = text; *p != '\0';) {
+        size_t n = strcspn(p, ",");
+        char item[64];
+        if (n >= sizeof item)
+            return -1;
+        memcpy(item, p, n);
+        item[n] = '\0';
+        int node = strncmp(item, "node.", 5) == 0, net = strncmp(item, "net.", 4) == 0;
+        const char *name = item + (node ? 5 : net ? 4 : 0);
+        if ((!net && blx_model_parse(name, &v[0]) != 0) || (!node && blx_model_parse(name, &v[1]) != 0))
+            return -1;
+        p += n + (p[n] == ',');
+    }
+    *on = v[0];
+    *off = v[1];
+    return 0;
+}
+
+blx_model blx_model_network(const blx_model *on)
+{
+    blx_model m = {BLX_MODEL_NET_ALPHA, BLX_MODEL_NET_BETA, on->gamma, 0, 1, 1};
+    return m;
+}
+
+blx_model blx_model_across(const blx_model *off, int sharing)
+{
+    blx_model m = *off;
+    m.beta *= sharing > 1 ? sharing : 1;
+    return m;
+}
+
 int blx_model_window(const blx_model *m, double s)
 {
     if (m->beta <= 0 || s <= 0)

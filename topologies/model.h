@@ -86,6 +86,23 @@ BLX_INTERNAL blx_model blx_model_for_node(int procs, int cpus);
 /* Reads "alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1" (any subset,
  * any order) over *m; returns 0, or -1 (and *m unchanged) on anything else. */
 BLX_INTERNAL int blx_model_parse(const char *text, blx_model *m);
+/* The same over the two levels of a machine of nodes: a name alone sets
+ * both, "node.name" only the model on a node (*on), "net.name" only the
+ * network's between nodes (*off); -1 (and both unchanged) on anything else. */
+BLX_INTERNAL int blx_model_parse_levels(const char *text, blx_model *on, blx_model *off);
+
+/* The network between nodes when nothing better is known: a message
+ * crosses two cards (BLX_MODEL_NET_ALPHA), at BLX_MODEL_NET_BETA a byte,
+ * the link carrying one transfer at full speed; folding as on the node. */
+#define BLX_MODEL_NET_ALPHA 2e-6
+#define BLX_MODEL_NET_BETA 1e-10
+BLX_INTERNAL blx_model blx_model_network(const blx_model *on);
+/* A flat algorithm's model on a scope whose members are spread over
+ * several nodes, at most 'sharing' of them on one node: the network's,
+ * every member's bytes sharing its node's card with the others' (beta
+ * times sharing), since any of its steps may send them all off the node at
+ * once. */
+BLX_INTERNAL blx_model blx_model_across(const blx_model *off, int sharing);
 
 /* How a message moves along a tree: its pieces and the sends a node keeps
  * in flight. */

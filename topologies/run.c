@@ -50,16 +50,92 @@ static void run_bcast(const blx_route *r, blx_xfer *x, int is_source)
     (is_source ? r->alg->bcast_send : r->alg->bcast_recv)(x);
 }
 
+/* ---- two levels (two_level.c) ---- */
+
+/* The default's route for one level of x's operation (every level may cut
+ * the vector where the whole scope may). */
+static blx_route level_route(const blx_xfer *level, const blx_xfer *x, blx_coll op)
+{
+    blx_route_in in = {.np = level->ep.np,
+                       .bytes = level->bytes,
+                       .leave_on_all = op == BLX_ALLREDUCE,
+                       .splittable =
+                           x->unit != 0 && (x->bytes == 0 || x->bytes / x->unit >= (size_t)x->ep.np),
+                       .model = level->model,
+                       .trees = level->trees,
+                       .routes = level->routes};
+    blx_route r;
+    if (op == BLX_BCAST)
+        blx_route_bcast(&r, ' ', &in);
+    else
+        blx_route_combine(&r, ' ', &in);
+    return r;
+}
+
+static void levels_bcast(blx_xfer *x, int is_source)
+{
+    const blx_nodes *n = x->nodes;
+    int leader = blx_nodes_leader(n, n->node[x->ep.me], x->root);
+    if (leader == x->ep.me) {
+        blx_xfer a = blx_level_leaders(x, x->root);
+        blx_route r = level_route(&a, x, BLX_BCAST);
+        blx_bcast_run(&r, &a, is_source);
+    }
+    blx_xfer o = blx_level_node(x, leader);
+    if (o.ep.np > 1) {
+        blx_route r = level_route(&o, x, BLX_BCAST);
+        blx_bcast_run(&r, &o, leader == x->ep.me);
+    }
+}
+
+static void levels_combine(blx_xfer *x)
+{
+    const blx_nodes *n = x->nodes;
+    int leader = blx_nodes_leader(n, n->node[x->ep.me], x->root), lead = leader == x->ep.me;
+    if (lead && x->readonly) /* it folds its node's contributions into its own */
+        blx_xfer_own(x);
+    blx_xfer o = blx_level_node(x, leader);
+    o.leave_on_all = 0;
+    if (o.ep.np > 1) {
+        blx_route r = level_route(&o, x, BLX_REDUCE);
+        blx_combine_run(&r, &o);
+    }
+    if (lead) {
+        blx_xfer a = blx_level_leaders(x, x->root);
+        blx_route r = level_route(&a, x, x->leave_on_all ? BLX_ALLREDUCE : BLX_REDUCE);
+        blx_combine_run(&r, &a);
+    }
+    o = blx_level_node(x, leader);
+    if (x->leave_on_all && o.ep.np > 1) { /* every node from its leader */
+        o.ep.tag = x->spread_tag;
+        blx_route r = level_route(&o, x, BLX_BCAST);
+        blx_bcast_run(&r, &o, lead);
+    }
+}
+
+/* A broadcast along r, uncounted (the spreading of a gathered result). */
+static void bcast_along(const blx_route *r, blx_xfer *x, int is_source)
+{
+    if (r->alg->flags & BLX_ALG_LEVELS)
+        levels_bcast(x, is_source);
+    else
+        run_bcast(r, x, is_source);
+}
+
 void blx_bcast_run(const blx_route *r, blx_xfer *x, int is_source)
 {
     count_run(r->alg);
-    run_bcast(r, x, is_source);
+    bcast_along(r, x, is_source);
 }
 
 void blx_combine_run(const blx_route *r, blx_xfer *x)
 {
     count_run(r->alg);
     x->ordered |= r->fixed_order;
+    if (r->alg->flags & BLX_ALG_LEVELS) {
+        levels_combine(x);
+        return;
+    }
     x->ep.whole = x->bytes;
     prepare(r, x, x->unit);
     r->alg->combine(x);
@@ -69,11 +145,12 @@ void blx_combine_run(const blx_route *r, blx_xfer *x)
                            .model = x->model,
                            .trees = x->trees,
                            .routes = x->routes,
-                           .forced = x->forced};
+                           .forced = x->forced,
+                           .nodes = x->nodes};
         blx_route b;
         blx_route_bcast(&b, ' ', &in);
         blx_xfer spread = *x;
         spread.ep.tag = x->spread_tag;
-        run_bcast(&b, &spread, blx_xfer_rel(x) == 0);
+        bcast_along(&b, &spread, blx_xfer_rel(x) == 0);
     }
 }

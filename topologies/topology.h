@@ -26,6 +26,7 @@
 
 #include "../buffers/bytes.h"
 #include "model.h"
+#include "nodes.h"
 #include "tree.h"
 
 /* Folds 'bytes' bytes of 'in' into 'acc' (a combine's element operation,
@@ -40,6 +41,7 @@ typedef struct blx_xfer {
     struct blx_route_cache *routes;  /* the scope's recent default choices, or NULL */
     const blx_model *model;          /* the grid's cost model */
     const struct blx_forced *forced; /* the grid's BLACS_ALGORITHM, or NULL */
+    const blx_nodes *nodes;          /* the scope's nodes, or NULL (one level only) */
     int root;                        /* scope member at the root of the tree */
     char *buf;                       /* packed data: the source's, or where it is received;
                                 for a combine, this process's contribution and the result */
@@ -90,8 +92,10 @@ enum {
     BLX_ALG_POWER_OF_TWO = 1 << 6,      /* its broadcast needs a power-of-two scope (else the 1-tree) */
     BLX_ALG_GATHERS = 1 << 7,           /* its combine leaves the result on the root: for leave-on-all
                                            the registry then broadcasts it (the default's best) */
-    BLX_ALG_CUTS = 1 << 8               /* its combine cuts the vector between elements: never for
+    BLX_ALG_CUTS = 1 << 8,              /* its combine cuts the vector between elements: never for
                                            combines with locations */
+    BLX_ALG_LEVELS = 1 << 9             /* runs the table's own algorithms on a scope's two levels
+                                           (nodes.h): chosen and run by the registry itself */
 };
 
 /* The operations the default TOP chooses an algorithm for. */
@@ -140,7 +144,8 @@ typedef struct blx_algorithm {
     X(rabenseifner)       \
     X(two_tree)           \
     X(split_ring)         \
-    X(multiring)
+    X(multiring)          \
+    X(two_level)
 
 #define BLX_ALG_DECLARE(name) BLX_INTERNAL extern const blx_algorithm blx_alg_##name;
 BLX_ALGORITHMS(BLX_ALG_DECLARE)
@@ -216,6 +221,7 @@ typedef struct blx_route_in {
     blx_tree_cache *trees;    /* the scope's trees, which the default's costs look at */
     blx_route_cache *routes;  /* the scope's recent choices of the default, or NULL (none kept) */
     const blx_forced *forced; /* BLACS_ALGORITHM, or NULL (none) */
+    const blx_nodes *nodes;   /* the scope's nodes, or NULL (one level only) */
 } blx_route_in;
 
 /* Route of a broadcast or a combine: returns 0, or -1 for an unknown letter.
@@ -246,6 +252,12 @@ BLX_INTERNAL void blx_tree_combine(const blx_xfer *x);
 /* Their modelled times, for the default's choice. */
 BLX_INTERNAL double blx_tree_bcast_cost(const blx_cost_in *c);
 BLX_INTERNAL double blx_tree_combine_cost(const blx_cost_in *c);
+
+/* The parts of a two-level operation on x's scope (two_level.c): my
+ * node's members, rooted at member 'leader' of x's scope; the leaders of
+ * an operation rooted at member 'root', one per node. */
+BLX_INTERNAL blx_xfer blx_level_node(const blx_xfer *x, int leader);
+BLX_INTERNAL blx_xfer blx_level_leaders(const blx_xfer *x, int root);
 
 /* Makes x->buf the combine's own copy (in work space) of a read-only
  * contribution (x->readonly), before anything is folded into it. */

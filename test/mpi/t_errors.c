@@ -21,6 +21,10 @@ int main(int argc, char **argv)
         setenv("BLACS_BUFFER_LIMIT", "200000", 1);
         setenv("BLACS_BUFFER_WAIT", "1", 1);
     }
+    if (!strcmp(what, "bad_nodes")) /* read when a grid is made */
+        setenv("BLACS_NODES", "3:round", 1);
+    if (!strcmp(what, "bad_model_level"))
+        setenv("BLACS_MODEL", "alpha=1e-6,net.beta=1e-10,node.speed=2", 1);
     mpitest_start();
     int ctxt, nprow, npcol, myrow, mycol;
     double a[64] = {0};

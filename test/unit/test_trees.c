@@ -254,7 +254,7 @@ static const blx_algorithm *model_choice(const char *model, int op, int np, size
     CHECK(blx_model_parse(model, &m) == 0, "model '%s' refused", model);
     blx_tree_cache trees = {0};
     blx_route r;
-    blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees, NULL, NULL};
+    blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees, NULL, NULL, NULL};
     if (op == 0)
         blx_route_bcast(&r, ' ', &in);
     else
@@ -309,7 +309,7 @@ static void check_network_choices(void)
     blx_model ov = blx_model_for_node(4, 2);
     blx_tree_cache ovt = {0};
     blx_route fan;
-    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL, NULL};
+    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL, NULL, NULL};
     blx_route_combine(&fan, ' ', &fin);
     blx_tree_cache_free(&ovt);
     CHECK(fan.alg == &blx_alg_general_tree && fan.param == 1,
@@ -367,7 +367,8 @@ static void check_algorithm_table(void)
                   "letter '%c' of %s: not its own, or not once in '%s'", *k, a->name, letters);
         for (int op = 0; op < BLX_NCOLL; op++)
             for (const int *p = a->weigh[op]; p != NULL && *p >= 0; p++) {
-                CHECK(op == BLX_BCAST ? a->bcast_cost != NULL : a->combine_cost != NULL,
+                CHECK((a->flags & BLX_ALG_LEVELS) ||
+                          (op == BLX_BCAST ? a->bcast_cost : a->combine_cost) != NULL,
                       "%s: weighed for operation %d without a cost", a->name, op);
                 static const char *const ops[] = {"bcast", "reduce", "allreduce"};
                 char text[64];
@@ -380,12 +381,18 @@ static void check_algorithm_table(void)
                 blx_model m = blx_model_default();
                 blx_tree_cache trees = {0};
                 blx_route r;
-                blx_route_in in = {64, (size_t)1 << 20, op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, &f};
+                int id[64], rank[64]; /* 4 nodes of 16: two levels can run too */
+                for (int k = 0; k < 64; k++)
+                    id[k] = k / 16, rank[k] = k;
+                blx_nodes *nodes = blx_nodes_build(64, id, rank, &m, &m);
+                blx_route_in in = {64,   (size_t)1 << 20, op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, &f,
+                                   nodes};
                 if (op == BLX_BCAST)
                     blx_route_bcast(&r, ' ', &in);
                 else
                     blx_route_combine(&r, ' ', &in);
                 blx_tree_cache_free(&trees);
+                blx_nodes_free(nodes);
                 CHECK(r.alg == a && r.param == (numbered ? *p : r.param), "%s on 64: %s ran (param %d)", text,
                       r.alg->name, r.param);
             }
@@ -432,7 +439,7 @@ static void check_forced(void)
     blx_tree_cache trees = {0};
     blx_route r, plain;
     /* scatter + recursive doubling needs a power of two: on 6, the default's choice */
-    blx_route_in in = {6, 8 << 20, 0, 1, 1, 1, &m, &trees, NULL, NULL}, forced = in;
+    blx_route_in in = {6, 8 << 20, 0, 1, 1, 1, &m, &trees, NULL, NULL, NULL}, forced = in;
     forced.forced = &f;
     blx_route_bcast(&r, ' ', &forced);
     blx_route_bcast(&plain, ' ', &in);
@@ -458,7 +465,7 @@ static int route_b(blx_route *r, char top, int np, size_t bytes, int nr, int nb)
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL, NULL};
+    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL};
     int rc = blx_route_bcast(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -468,7 +475,7 @@ static int route_c(blx_route *r, char top, int np, size_t bytes, int all, int sp
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL, NULL};
+    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL, NULL, NULL};
     int rc = blx_route_combine(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -551,8 +558,9 @@ static void check_route_cache(void)
                 for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
                     for (int op = 0; op < 5; op++) {
                         int all = op >= 3, split = op == 2 || op == 4;
-                        blx_route_in in = {np, sizes[z], all, split, 1, 1, &m, &trees, &routes, NULL};
-                        blx_route_in fresh = {np, sizes[z], all, split, 1, 1, &m, &fresh_trees, NULL, NULL};
+                        blx_route_in in = {np, sizes[z], all, split, 1, 1, &m, &trees, &routes, NULL, NULL};
+                        blx_route_in fresh = {np, sizes[z],     all,  split, 1,   1,
+                                              &m, &fresh_trees, NULL, NULL,  NULL};
                         blx_route a, b;
                         if (op == 0) {
                             blx_route_bcast(&a, ' ', &in);
@@ -577,7 +585,7 @@ static void check_route_cache(void)
     blx_route r;
     for (int round = 0; round < 2; round++)
         for (size_t bytes = 8; bytes <= 8 * BLX_ROUTE_CACHE; bytes += 8) {
-            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes, NULL};
+            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes, NULL, NULL};
             blx_route_bcast(&r, ' ', &in);
             CHECK(round == 0 || r.param == -7, "%zu bytes weighed again in round 2", bytes);
             if (round == 0 && bytes == 8 * BLX_ROUTE_CACHE)

@@ -1,0 +1,240 @@
+/*
+ * test/mpi/t_nodes.c - scopes that span nodes (topologies/nodes.h) and the
+ * two-level algorithms (topologies/two_level.c), on one machine split into
+ * "nodes" by BLACS_NODES (blacs/machine.c).
+ *
+ * For each placement (consecutive grid processes together; dealt round
+ * robin) and each grid shape: every scope's nodes are those the placement
+ * gives its members (counted, numbered by first member, the largest node's
+ * size).  On every scope that spans nodes with two or more of its members
+ * on one: broadcasts from every source, sums to every destination and to
+ * all, and absolute maxima with their locations, forced to run in two
+ * levels (BLACS_ALGORITHM): the two-level run counter must count each one,
+ * every value must be right, a sum to all must give every member the same
+ * bits, and the same sum again the same bits.  Then the default ' ' alone,
+ * on a network that BLACS_MODEL makes slow, must choose two levels for a
+ * long sum to all, and on a fast one must not.
+ */
+#include <math.h>
+
+#include "../../blacs/internal.h"
+#include "mpitest.h"
+
+#define N 3001 /* doubles: cut into pieces by the algorithms that cut */
+
+static int grid(const char *algorithms, int p, int q)
+{
+    return mpitest_grid_forcing(algorithms != NULL ? algorithms : "bcast=default", p, q);
+}
+
+/* Node of grid process r under BLACS_NODES = count[:cyclic]. */
+static int node_of(int r, int np, int count, int cyclic)
+{
+    return cyclic ? r % count : r / ((np + count - 1) / count);
+}
+
+static void check_scope(const blx_scope *s, int np, int count, int cyclic)
+{
+    const blx_nodes *n = s->nodes;
+    int first[64], size[64], nn = 0, most = 0;
+    for (int k = 0; k < s->np; k++) {
+        int id = node_of(s->first + k * s->stride, np, count, cyclic), j = 0;
+        while (j < nn && node_of(s->first + first[j] * s->stride, np, count, cyclic) != id)
+            j++;
+        if (j == nn)
+            first[nn] = k, size[nn++] = 0;
+        size[j]++;
+        most = size[j] > most ? size[j] : most;
+        CHECK(n->node[k] == j, "scope %d member %d: node %d, expected %d", s->id, k, n->node[k], j);
+    }
+    CHECK(n->nn == nn && n->most == most, "scope %d: %d nodes, %d at most; expected %d, %d", s->id, n->nn,
+          n->most, nn, most);
+    for (int i = 0; i < s->np; i++)
+        CHECK(n->order[n->pos[i]] == i, "scope %d: member %d out of place", s->id, i);
+}
+
+static double value(int who, int i) { return (double)((who * 7919 + i * 104729) % 10007) / 64.0 + who; }
+
+/* The grid coordinates of scope member k. */
+static void coords(int ctxt, const blx_scope *s, int k, int *pr, int *pc)
+{
+    Cblacs_pcoord(ctxt, s->first + k * s->stride, pr, pc);
+}
+
+/* Broadcast and sum to one from and to each member; returns the operations. */
+static int to_each(int ctxt, const char *scope, const blx_scope *s)
+{
+    static double a[N];
+    int me = s->me;
+    for (int root = 0; root < s->np; root++) {
+        int pr, pc, bad = 0;
+        coords(ctxt, s, root, &pr, &pc);
+        for (int i = 0; i < N; i++)
+            a[i] = me == root ? value(1000 + root, i) : -1;
+        if (me == root)
+            Cdgebs2d(ctxt, scope, " ", N, 1, a, N);
+        else
+            Cdgebr2d(ctxt, scope, " ", N, 1, a, N, pr, pc);
+        for (int i = 0; i < N; i++)
+            bad += a[i] != value(1000 + root, i);
+        CHECK(bad == 0, "scope %s: broadcast from member %d wrong in %d places", scope, root, bad);
+        for (int i = 0; i < N; i++)
+            a[i] = value(me, i);
+        Cdgsum2d(ctxt, scope, " ", N, 1, a, N, pr, pc);
+        for (int i = 0; i < N && me == root; i++) {
+            double want = 0;
+            for (int k = 0; k < s->np; k++)
+                want += value(k, i);
+            bad += fabs(a[i] - want) > 1e-12 * fabs(want);
+        }
+        CHECK(bad == 0, "scope %s: sum to member %d wrong in %d places", scope, root, bad);
+    }
+    return 2 * s->np;
+}
+
+/* Sums to all (twice: the same bits; everywhere the same bits) and an
+ * absolute maximum with its locations; returns the operations. */
+static int to_all(int ctxt, const char *scope, const blx_scope *s)
+{
+    static double a[N], b[N], c[N];
+    int ra[N], ca[N], me = s->me, bad = 0;
+    for (int i = 0; i < N; i++)
+        a[i] = b[i] = value(me, i);
+    Cdgsum2d(ctxt, scope, " ", N, 1, a, N, -1, -1);
+    Cdgsum2d(ctxt, scope, " ", N, 1, b, N, -1, -1);
+    for (int i = 0; i < N; i++) {
+        double want = 0;
+        for (int k = 0; k < s->np; k++)
+            want += value(k, i);
+        bad += fabs(a[i] - want) > 1e-12 * fabs(want);
+    }
+    CHECK(bad == 0, "scope %s: sum to all wrong in %d places", scope, bad);
+    CHECK(memcmp(a, b, sizeof a) == 0, "scope %s: the same sum to all twice gave other bits", scope);
+    memcpy(c, a, sizeof a);
+    MPI_Bcast(c, N, MPI_DOUBLE, 0, s->comm);
+    CHECK(memcmp(a, c, sizeof a) == 0, "scope %s: the sum to all is not the same bits everywhere", scope);
+    for (int i = 0; i < N; i++)
+        a[i] = i % s->np == me ? -1000.0 - i : value(me, i) - 500;
+    Cdgamx2d(ctxt, scope, " ", N, 1, a, N, ra, ca, N, -1, -1);
+    bad = 0;
+    for (int i = 0; i < N; i++) {
+        int pr, pc;
+        coords(ctxt, s, i % s->np, &pr, &pc);
+        bad += a[i] != -1000.0 - i || ra[i] != pr || ca[i] != pc;
+    }
+    CHECK(bad == 0, "scope %s: absolute maximum or its location wrong in %d places", scope, bad);
+    return 3;
+}
+
+/* Every operation on the scope, forced to two levels: each must run so
+ * where the scope has two levels, none where it has not. */
+static void run_scope(int ctxt, const char *scope, const blx_scope *s)
+{
+    unsigned long before = blx_algorithm_runs(&blx_alg_two_level);
+    int ops = to_each(ctxt, scope, s) + to_all(ctxt, scope, s);
+    unsigned long ran = blx_algorithm_runs(&blx_alg_two_level) - before;
+    if (blx_nodes_two_levels(s->nodes))
+        CHECK(ran == (unsigned long)ops, "scope %s: %lu of %d operations ran in two levels", scope, ran, ops);
+    else
+        CHECK(ran == 0, "scope %s (%d nodes, at most %d members on one): %lu operations ran in two levels",
+              scope, s->nodes->nn, s->nodes->most, ran);
+}
+
+static void placement(const char *nodes, int count, int cyclic)
+{
+    static const char *const names[BLX_NSCOPE] = {
+        [BLX_SCOPE_ROW] = "Row", [BLX_SCOPE_COL] = "Column", [BLX_SCOPE_ALL] = "All"};
+    mt_grid g[8];
+    int ng = mpitest_grids(mt_size, g);
+    setenv("BLACS_NODES", nodes, 1);
+    for (int k = 0; k < ng; k++) {
+        int ctxt = grid("bcast=two_level,reduce=two_level,allreduce=two_level", g[k].p, g[k].q);
+        if (ctxt < 0)
+            continue;
+        blx_ctx *c = blx_ctx_find(ctxt);
+        for (int s = 0; s < BLX_NSCOPE; s++) {
+            check_scope(&c->scope[s], g[k].p * g[k].q, count, cyclic);
+            run_scope(ctxt, names[s], &c->scope[s]);
+        }
+        Cblacs_gridexit(ctxt);
+    }
+    unsetenv("BLACS_NODES");
+}
+
+/* The default alone: two levels for a long sum to all where the network is
+ * slow, one level where it is as fast as the node. */
+static void default_choice(const char *model, int want_levels)
+{
+    static double a[1 << 17];
+    setenv("BLACS_NODES", "2", 1);
+    setenv("BLACS_MODEL", model, 1);
+    int ctxt = grid(NULL, 1, mt_size);
+    unsetenv("BLACS_NODES");
+    unsetenv("BLACS_MODEL");
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+        a[i] = mt_rank + (double)i;
+    unsigned long before = blx_algorithm_runs(&blx_alg_two_level);
+    Cdgsum2d(ctxt, "All", " ", (int)(sizeof a / sizeof a[0]), 1, a, (int)(sizeof a / sizeof a[0]), -1, -1);
+    unsigned long ran = blx_algorithm_runs(&blx_alg_two_level) - before;
+    double want = (double)mt_size * (mt_size - 1) / 2 + 5.0 * mt_size;
+    CHECK(a[5] == want, "BLACS_MODEL=%s: sum %g, expected %g", model, a[5], want);
+    CHECK(ran == (unsigned long)want_levels, "BLACS_MODEL=%s: %lu sums in two levels, expected %d", model,
+          ran, want_levels);
+    int n = (int)(sizeof a / sizeof a[0]);
+    before = blx_algorithm_runs(&blx_alg_two_level);
+    if (mt_rank == 0)
+        Cdgebs2d(ctxt, "All", " ", n, 1, a, n);
+    else
+        Cdgebr2d(ctxt, "All", " ", n, 1, a, n, 0, 0);
+    ran = blx_algorithm_runs(&blx_alg_two_level) - before;
+    CHECK(ran == (unsigned long)want_levels, "BLACS_MODEL=%s: %lu broadcasts in two levels, expected %d",
+          model, ran, want_levels);
+    /* a ring's sum to all gathers at one process, and its result spreads
+     * along the broadcast the default chooses, the one above */
+    for (const char *top = "IS"; *top; top++) {
+        char t[2] = {*top, '\0'};
+        for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+            a[i] = mt_rank + (double)i;
+        Cdgsum2d(ctxt, "All", t, (int)(sizeof a / sizeof a[0]), 1, a, (int)(sizeof a / sizeof a[0]), -1, -1);
+        CHECK(a[5] == want, "BLACS_MODEL=%s, TOP '%s': sum %g, expected %g", model, t, a[5], want);
+    }
+    Cblacs_gridexit(ctxt);
+}
+
+/* With no BLACS_MODEL, a grid over nodes measures the network (once a job,
+ * blacs/machine.c): every member gets process 0's values, each rounded to
+ * two significant digits, not the defaults compiled in. */
+static void learned(void)
+{
+    setenv("BLACS_NODES", "2", 1);
+    int ctxt = grid(NULL, 1, mt_size);
+    unsetenv("BLACS_NODES");
+    const blx_model *off = &blx_ctx_find(ctxt)->scope[BLX_SCOPE_ALL].nodes->off;
+    double q[2] = {off->alpha, off->beta}, q0[2] = {q[0], q[1]};
+    MPI_Bcast(q0, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (int i = 0; i < 2; i++) { /* two significant digits */
+        double digits = q[i] > 0 ? q[i] / pow(10, floor(log10(q[i])) - 1) : 0.5;
+        CHECK(fabs(digits - round(digits)) < 1e-6, "the network measured: %s = %g", i ? "beta" : "alpha",
+              q[i]);
+    }
+    CHECK(off->alpha != BLX_MODEL_NET_ALPHA || off->beta != BLX_MODEL_NET_BETA,
+          "the network's model is the default, not measured");
+    CHECK(q[0] == q0[0] && q[1] == q0[1], "the network's model differs from process 0's");
+    Cblacs_gridexit(ctxt);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    mpitest_start();
+    learned();
+    placement("2", 2, 0);
+    placement("2:cyclic", 2, 1);
+    if (mt_size >= 6)
+        placement("3", 3, 0);
+    if (mt_size >= 4) {
+        default_choice("net.alpha=1e-5,net.beta=1e-8", 1);
+        default_choice("net.alpha=1e-7,net.beta=1e-11", 0);
+    }
+    return mpitest_finish("t_nodes");
+}

@@ -1,0 +1,79 @@
+/*
+ * topologies/two_level.c - two levels, for a scope whose members share
+ * nodes (nodes.h): only the default ' ' chooses it, where the cost model
+ * finds it faster than every one-level algorithm.
+ *
+ * On a cluster of multi-core nodes a flat algorithm sends, at some of its
+ * steps, the data of all of a node's processes through the node's one card
+ * at once (recursive halving's first step, with the farthest partner, sends
+ * half of every vector off the node).  In two levels only one process per
+ * node, its leader, talks across nodes, and the rest moves through the
+ * node's memory:
+ *
+ *   broadcast from s:   among the leaders from s (s leads its own node),
+ *                       then on each node from its leader;
+ *   combine to d:       on each node to its leader (d leads its own),
+ *                       then among the leaders to d;
+ *   combine to all:     on each node to its leader (its first member),
+ *                       among the leaders to all of them, then on each node
+ *                       from its leader.
+ *
+ * Each level is an operation of its own on part of the scope (a node's
+ * members, or the leaders), run along the algorithm the default chooses for
+ * that part with that level's model: the on-node model for a node, the
+ * network's between leaders, whose links nobody else uses at that time.
+ * So its cost, for a scope of N nodes with at most P members on one:
+ *
+ *   broadcast:        B_net(N, n) + B_node(P, n)
+ *   combine to one:   R_node(P, n) + R_net(N, n)
+ *   combine to all:   R_node(P, n) + A_net(N, n) + B_node(P, n)
+ *
+ * where B, R and A are the default's best broadcast, combine to one and
+ * combine to all at that size and model (topologies/default.c prices it so,
+ * and topologies/run.c runs it; the levels run one after the other).
+ * Combines fold in a fixed order at each level: repeatable for a given grid
+ * and placement.  A combine to all is coherent: the leaders' results are
+ * (the default's combines to all are), and each node gets its leader's.
+ * Message IDs: the levels that share pairs of processes are apart (each
+ * node's combine and broadcast back: the operation's ID and its spreading
+ * ID); the leaders' level uses pairs no node level uses.
+ */
+#include "topology.h"
+
+blx_xfer blx_level_node(const blx_xfer *x, int leader)
+{
+    const blx_nodes *n = x->nodes;
+    int j = n->node[x->ep.me], at = n->start[j];
+    blx_xfer s = *x;
+    s.ep.map = n->rank + at;
+    s.ep.np = n->start[j + 1] - at;
+    s.ep.me = n->pos[x->ep.me] - at;
+    s.root = n->pos[leader] - at;
+    s.model = &n->on;
+    s.nodes = NULL;
+    return s;
+}
+
+blx_xfer blx_level_leaders(const blx_xfer *x, int root)
+{
+    const blx_nodes *n = x->nodes;
+    for (int j = 0; j < n->nn; j++)
+        n->lead[j] = n->rank[n->pos[blx_nodes_leader(n, j, root)]];
+    blx_xfer s = *x;
+    s.ep.map = n->lead;
+    s.ep.np = n->nn;
+    s.ep.me = n->node[x->ep.me];
+    s.root = n->node[root];
+    s.model = &n->off;
+    s.nodes = NULL;
+    return s;
+}
+
+const blx_algorithm blx_alg_two_level = {
+    .name = "two_level",
+    .keys = "",
+    .title = "two levels",
+    .description = "on each node and among one process of each node, each level along the default's best",
+    .flags = BLX_ALG_LEVELS | BLX_ALG_REPEATABLE | BLX_ALG_COHERENT,
+    .weigh = {[BLX_BCAST] = BLX_WEIGH_ONCE, [BLX_REDUCE] = BLX_WEIGH_ONCE, [BLX_ALLREDUCE] = BLX_WEIGH_ONCE},
+};
