@@ -3,20 +3,24 @@
 #
 # Reads DIR/*.csv (impl,op,top,np,bytes,t_us,check as written by simbench),
 # divides every time by the alpha-beta lower bound of its operation and by
-# the time of the matching MPI collective of the same simulation, and writes
+# the time of the matching MPI collective (the fastest of the selectors run:
+# impl mpi, or mpi-SELECTOR from several simulations), and writes
 #
 #   DIR/table.md       per operation and size: time/LB and time/MPI of every TOP
 #                      against p; then every measurement in one long table
 #   DIR/data/*.dat     time/LB against p, one file per operation and size
 #   DIR/*.png          their gnuplot plots (sim/plots.gp)
 #
-# alpha and beta must match sim/cluster.xml: SIM_ALPHA_US=1 SIM_GBPS=10
-# (decimal GB/s).
+# alpha and beta are those of a message between two hosts: SIM_ALPHA_US=1
+# and SIM_GBPS=10 (decimal GB/s) on sim/cluster.xml, 12.5 on the node
+# platforms (the default when DIR/meta.txt names one).
 set -euo pipefail
 dir=${1:?usage: sim/analyze.sh RUN_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
+platform=$(sed -n 's/^platform: *\(nodes[0-9]*\) .*/\1/p' "$dir/meta.txt" 2>/dev/null || true)
+place=$(sed -n 's/^platform: .*, placement \([a-z]*\)$/\1/p' "$dir/meta.txt" 2>/dev/null || true)
 alpha=${SIM_ALPHA_US:-1}
-gbps=${SIM_GBPS:-10}
+gbps=${SIM_GBPS:-$([ -n "$platform" ] && echo 12.5 || echo 10)}
 
 shopt -s nullglob
 csvs=("$dir"/*.csv)
@@ -24,7 +28,7 @@ csvs=("$dir"/*.csv)
 mkdir -p "$dir/data"
 rm -f "$dir"/data/*.dat
 
-awk -F, -v alpha="$alpha" -v gbps="$gbps" -v datadir="$dir/data" '
+awk -F, -v alpha="$alpha" -v gbps="$gbps" -v datadir="$dir/data" -v platform="$platform" -v place="$place" '
 function ceil_log2(p,   k, v) { k = 0; v = 1; while (v < p) { v *= 2; k++ } return k }
 # microseconds; beta = 1 / (gbps * 1e9) s/B = 1e-3 / gbps us/B
 function lb(op, p, n,   b) {
@@ -45,6 +49,16 @@ function fmt(x) {
 function show(t) { return t == "_" ? "\x27 \x27" : t == "-" ? "MPI" : "\x27" t "\x27" }
 function add(list, x, sep) { return index(sep list sep, sep x sep) ? list : (list == "" ? x : list sep x) }
 FNR == 1 { next }
+# MPI rows of every selector: keep the fastest as impl "mpi", W = its selector(s)
+$1 ~ /^mpi(-|$)/ {
+    sel = $1 == "mpi" ? "" : substr($1, 5); op = $2; p = $4 + 0; n = $5 + 0
+    key = "mpi" SUBSEP op SUBSEP "-" SUBSEP p SUBSEP n
+    if (!(key in T) || $6 + 0 < T[key]) { T[key] = $6 + 0; C[key] = $7; W[key] = sel }
+    else if ($6 + 0 == T[key] && sel != "") W[key] = W[key] "=" sel
+    if (sel != "") { SEL[sel SUBSEP key] = $6 + 0; sels = add(sels, sel, " ") }
+    ps = add(ps, p, " "); ns = add(ns, n, " "); ops = add(ops, op, " ")
+    next
+}
 {
     impl = $1; op = $2; top = $3; p = $4 + 0; n = $5 + 0
     key = impl SUBSEP op SUBSEP top SUBSEP p SUBSEP n
@@ -65,12 +79,27 @@ END {
     opname["allreduce"] = "combine leave-on-all (DGSUM2D, RDEST = -1)"
     opname["reduce"] = "combine leave-on-one (DGSUM2D to {0,0})"
 
+    nsel = split(sels, SL, " ")
     print "# Simulated broadcasts and combines: time / lower bound, time / MPI"
     print ""
-    printf "Simulated cluster (sim/cluster.xml): alpha = %g us, beta = 1/(%g GB/s) per byte,\n", alpha, gbps
-    print "full-duplex private links into a non-blocking backbone, one process per host,"
+    if (platform == "") {
+        printf "Simulated cluster (sim/cluster.xml): alpha = %g us, beta = 1/(%g GB/s) per byte,\n", alpha, gbps
+        print "full-duplex private links into a non-blocking backbone, one process per host,"
+    } else {
+        printf "Simulated cluster of multi-core nodes (sim/%s.xml), placement %s: 16 processes\n", platform, place
+        printf "per host; between hosts alpha = %g us, beta = 1/(%g GB/s) per byte, full-duplex links\n", alpha, gbps
+        print "into a non-blocking backbone, shared by the processes of a host; inside a host 0.2 us"
+        print "and 20 GB/s per message (sim/README.md, Nodes).  No BLACS_MODEL: the library\x27s own"
+        print "defaults.  The lower bounds use the alpha and beta between hosts (a yardstick: inside"
+        print "a host messages are faster)."
+    }
     print "CM02 flow model without cross-traffic, no computation simulated, MPI collectives"
-    print "of SMPI choosing as Open MPI does (smpi/coll-selector:ompi).  One 1 x p grid, scope"
+    if (nsel == 0)
+        print "of SMPI choosing as Open MPI does (smpi/coll-selector:ompi).  One 1 x p grid, scope"
+    else {
+        print "of SMPI: the fastest of the selectors " sels " (smpi/coll-selector; each"
+        print "alone in its own simulation, see the MPI rows).  One 1 x p grid, scope"
+    }
     print "All, a contiguous vector of doubles, source and destination {0,0}; each time is one"
     print "operation after a warm-up, from a common start to the last process done (simulated"
     print "time: deterministic)."
@@ -84,7 +113,8 @@ END {
     print "  link is bound by n beta, p/(p-1) more: see sim/README.md)."
     print ""
     print "/LB = time / lower bound; /MPI = time / the time of " mpiname["bcast"] ", " mpiname["allreduce"] " or"
-    print mpiname["reduce"] " (sum) of the same size in the same simulation" (hasref ? "; ref = the reference BLACS built with smpicc." : ".")
+    print mpiname["reduce"] " (sum) of the same size " (nsel ? "under the fastest selector (the MPI row; its\nselector in the long table)" : "in the same simulation") \
+          (hasref ? "; ref = the reference BLACS built with smpicc." : ".")
     print "TOP \x27 \x27 is the blank (default) topology.  check (in the long table): all = every"
     print "element on every process (leave-on-one: on the destination); first = the first element"
     print "only (vectors in partially shared memory); none = not checked (the library\x27s buffers"
@@ -111,6 +141,16 @@ END {
                 if (hasref) line = line " |"
             }
             print line
+            for (j = 1; j <= nsel; j++) {
+                line = "| MPI " SL[j] " |"
+                for (i = 1; i <= np; i++) {
+                    km = "mpi" SUBSEP op SUBSEP "-" SUBSEP P[i] SUBSEP n
+                    line = line " " ((SL[j] SUBSEP km) in SEL ? fmt(SEL[SL[j] SUBSEP km] / lb(op, P[i], n)) : "") " | " \
+                           ((SL[j] SUBSEP km) in SEL && T[km] > 0 ? fmt(SEL[SL[j] SUBSEP km] / T[km]) : "") " |"
+                    if (hasref) line = line " |"
+                }
+                print line
+            }
             for (t = 1; t <= nt; t++) {
                 line = "| " show(TP[t]) " |"
                 any = 0
@@ -160,7 +200,8 @@ END {
         km = "mpi" SUBSEP op SUBSEP "-" SUBSEP p SUBSEP n
         L = lb(op, p, n)
         if (km in T)
-            printf "| %d | %s | MPI | %d | %s | %s | %s | %s | |%s\n", p, op, n, C[km], fmt(T[km]), fmt(L), fmt(T[km] / L), hasref ? " | | | |" : ""
+            printf "| %d | %s | MPI%s | %d | %s | %s | %s | %s | |%s\n", p, op, W[km] == "" ? "" : " (" W[km] ")", n, C[km],
+                   fmt(T[km]), fmt(L), fmt(T[km] / L), hasref ? " | | | |" : ""
         nt = split(tops[op], TP, " ")
         for (t = 1; t <= nt; t++) {
             ko = ours SUBSEP op SUBSEP TP[t] SUBSEP p SUBSEP n

@@ -6,7 +6,10 @@
 # buffers shared too (the broadcasts' first element checked, sums not).  Then:
 #   - determinism: the same run again gives a byte-identical CSV;
 #   - a corrupted element makes simbench print VERIFY FAILED and fail;
-#   - the analysis writes its table and plots.
+#   - the analysis writes its table and plots;
+#   - nodes: p = 32 on sim/nodes16.xml, placed round robin (2 processes per
+#     host), no BLACS_MODEL, the MPI collectives of three selectors, and
+#     make sim-nodes' summary (sim/nodes-table.sh) keeps the fastest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SIM_SIZES=8,64K,3M,4M SIM_TOPS=_IS1H SIM_PRIVATE_MAX=16M SIM_SHARED_ABOVE=56M SIM_REF=
@@ -16,7 +19,7 @@ fail() { echo "sim-check: FAILED: $*" >&2; exit 1; }
 [ -x "$BUILD/sim/simbench" ] || fail "$BUILD/sim/simbench is missing"
 work=$BUILD/sim/check
 rm -rf "$work"
-mkdir -p "$work/a" "$work/b" "$work/fault"
+mkdir -p "$work/a" "$work/b" "$work/fault" "$work/nodes"
 t0=$SECONDS
 
 sim_run "$work/a/ours-p16" 16 "$BUILD/sim/simbench" --mpi yes || fail "the smoke run"
@@ -47,4 +50,29 @@ bash sim/analyze.sh "$work/a" >/dev/null
 grep -q "^| 16 | reduce | 'H' | 4194304 | none |" "$work/a/table.md" || fail "table.md lacks a row"
 [ "$(ls "$work"/a/*.png | wc -l)" = 12 ] || fail "expected 12 plots"
 echo "sim-check: analysis: $work/a/table.md and 12 plots"
+# the hostfiles of both placements
+(SIM_PLATFORM=nodes16 SIM_PLACE=node && sim_platform && hostfile "$work/nodes" 40 >/dev/null) &&
+    [ "$(sort "$work/nodes/hostfile" | uniq -c | awk '{ printf "%s:%s ", $2, $1 }')" = "node-0:16 node-1:16 node-2:8 " ] ||
+    fail "placement by node"
+(SIM_PLATFORM=nodes16 SIM_PLACE=rr && sim_platform && hostfile "$work/nodes" 40 >/dev/null) &&
+    [ "$(sed -n '1p;16p;17p;40p' "$work/nodes/hostfile" | tr '\n' ' ')" = "node-0 node-15 node-0 node-7 " ] ||
+    fail "round-robin placement"
+rm -f "$work/nodes/hostfile"
+# shellcheck disable=SC2034 # read by sim_platform, sim_campaign and sim_run
+SIM_PLATFORM=nodes16 SIM_PLACE=rr SIM_P=32 SIM_SIZES=8,64K SIM_TOPS=_I SIM_OPS=bcast,reduce
+sim_platform
+[ -z "${BLACS_MODEL+set}" ] || fail "BLACS_MODEL is set on a node platform"
+sim_campaign "$work/nodes/nodes16-rr" "make sim-check, nodes" >/dev/null || fail "the nodes16 run"
+for f in ours mpi-mpich mpi-mvapich2; do
+    [ -s "$work/nodes/nodes16-rr/$f-p32.csv" ] || fail "no $f-p32.csv"
+done
+grep -q "^model: *BLACS_MODEL=(unset)" "$work/nodes/nodes16-rr/meta.txt" || fail "meta.txt: a model on nodes16"
+bash sim/nodes-table.sh "$work/nodes" >/dev/null
+# the reference is the fastest selector: every MPI time of the three simulations, per op and size
+awk -F, 'FILENAME ~ /ratios/ { if (FNR > 1) { k = $3 SUBSEP $6; best[k] = $8 + 0; n++ } next }
+    $1 ~ /^mpi-/ { k = $2 SUBSEP $5; if (!(k in m) || $6 + 0 < m[k]) m[k] = $6 + 0 }
+    END { for (k in best) if (best[k] != sprintf("%.6f", m[k]) + 0) { print "sim-check: best MPI " best[k] " != " m[k]; bad = 1 }
+          exit bad || n != 8 }' "$work"/nodes/nodes16-rr/*.csv "$work/nodes/ratios.csv" || fail "ratios.csv: the best MPI"
+grep -q "^| 'I' |" "$work/nodes/table.md" || fail "nodes table.md lacks a row"
+echo "sim-check: nodes16, round robin, p = 32: three selectors, $work/nodes/table.md"
 echo "sim-check: all passed in $((SECONDS - t0)) s"

@@ -4,12 +4,29 @@
 #   make sim         the library and MPI's collectives on p = 16, 64, 256 simulated
 #                    processes of sim/cluster.xml, every TOP, 8 B .. 8 MiB; CSV, tables
 #                    and plots in results/sim-<date>/ (about 10-15 min on 2 cores)
+#   make sim-nodes   the library as a user gets it (no BLACS_MODEL) on 16-core nodes:
+#                    p = 256 on sim/nodes16.xml placed by node and round robin, TOPs
+#                    ' ' I S M H T 1, 8 B .. 8 MiB, against the fastest of SMPI's ompi,
+#                    mpich and mvapich2 collectives; results/sim-nodes-<date>/table.md
 #   make sim-check   a p = 16 smoke run, the determinism check, a fault that must be
-#                    caught, and the analysis (under a minute)
+#                    caught, the analysis, a p = 32 run on nodes16 (under a minute)
 #
 # Options, as make or environment variables:
-#   SIM_P="16 64 256"  (add 1024 on request)   SIM_SIZES=8,64K,1M,8M
-#   SIM_TOPS=_IDSMFH123456789T ('_' = the blank TOP)   SIM_OPS=bcast,allreduce,reduce
+#   SIM_P="16 64 256"  (add 1024 on request; sim-nodes: every core of the platform)
+#   SIM_SIZES=8,64K,1M,8M (sim-nodes: 8,4K,64K,1M,8M)
+#   SIM_TOPS=_IDSMFH123456789T ('_' = the blank TOP; sim-nodes: _ISMHT1)
+#   SIM_OPS=bcast,allreduce,reduce
+#   SIM_PLATFORM=flat|nodes16|nodes64   the simulated machine of make sim: sim/cluster.xml
+#                          (flat, one process per host), sim/nodes16.xml, sim/nodes64.xml
+#                          (16 hosts, 64 hosts, 16 processes per host)
+#   SIM_PLACE=node|rr      ranks on a node platform's hosts: 16 consecutive ranks per
+#                          host (node), or rank r on host r mod hosts (rr)
+#   SIM_NODES="nodes16:node nodes16:rr"   make sim-nodes: the PLATFORM:PLACE runs
+#                          (nodes64 on request: "nodes64:node nodes64:rr", p = 1024)
+#   SIM_MODEL=none|alpha=...   BLACS_MODEL of the simulated processes; default on the
+#                          flat cluster: its cost model; node platforms: none, always
+#   SIM_SELECTORS="ompi mpich mvapich2"   SMPI collective selectors, the fastest is the
+#                          MPI reference (default: ompi on flat, all three on nodes)
 #   SIM_REF_LIB=/path/libblacs-ref.a   a reference BLACS built with smpicc: adds "ref" columns
 #   SIM_PRIVATE_MAX=2G     p x bytes above this: vectors partially shared (edges checked)
 #   SIM_SHARED_ABOVE=16G   p x bytes above this: the library's buffers are shared too
@@ -55,12 +72,15 @@ $(SIM_B)/simbench-ref: sim/simbench.c blacs/blacs.h $(SIM_REF_LIB)
 
 SIM_BINS := $(SIM_B)/simbench $(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)
 
-.PHONY: sim sim-check sim-build
+.PHONY: sim sim-nodes sim-check sim-build
 
 sim-build: $(SIM_BINS)
 
 sim: $(SIM_BINS)
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" SIM_REF="$(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)" bash sim/run.sh
+
+sim-nodes: $(SIM_BINS)
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" SIM_REF="$(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)" bash sim/nodes.sh
 
 sim-check: $(SIM_B)/simbench
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/check.sh
