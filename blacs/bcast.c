@@ -41,7 +41,7 @@ static void run(blx_call *k, const blx_route *r)
     blx_xfer x = {.ep = blx_scope_ep(c, k->s, k->tag, k->name),
                   .trees = &k->s->trees,
                   .routes = &k->s->routes,
-                  .model = &k->s->model,
+                  .model = blx_plan_model(k),
                   .forced = &c->forced,
                   .nodes = k->s->nodes,
                   .root = k->peer,

@@ -37,4 +37,15 @@ BLX_INTERNAL void blx_ptr_arg(const blx_call *k, const char *name, const void *p
 /* The fatal "Unknown topology" error of the TOP argument. */
 BLX_INTERNAL BLX_NORETURN void blx_top_error(const blx_call *k);
 
+/* The model a broadcast or combine plans its pieces with: for the default
+ * TOP the scope's (machine.c), with which it also priced its choice; a
+ * lettered TOP keeps LAWN 73's shape and the grid's model on a node, as
+ * before scopes knew their nodes (on scopes over nodes, the network's
+ * model made binomial fan-ins up to 2 x slower in simulation:
+ * sim/results.md). */
+static inline const blx_model *blx_plan_model(const blx_call *k)
+{
+    return k->top != NULL && *k->top != ' ' ? &k->c->model : &k->s->model;
+}
+
 #endif

@@ -150,7 +150,7 @@ static void run(blx_call *k, combine_plan *p, int spread_tag)
     blx_xfer x = {.ep = blx_scope_ep(c, s, k->tag, k->name),
                   .trees = &s->trees,
                   .routes = &s->routes,
-                  .model = &k->s->model,
+                  .model = blx_plan_model(k),
                   .forced = &c->forced,
                   .nodes = k->s->nodes,
                   .root = k->peer < 0 ? 0 : k->peer,

@@ -113,6 +113,13 @@ static int to_all(int ctxt, const char *scope, const blx_scope *s)
     memcpy(c, a, sizeof a);
     MPI_Bcast(c, N, MPI_DOUBLE, 0, s->comm);
     CHECK(memcmp(a, c, sizeof a) == 0, "scope %s: the sum to all is not the same bits everywhere", scope);
+    for (int i = 0; i < N; i++) /* a ring gathers, and spreads along the forced broadcast: two levels */
+        b[i] = value(me, i);
+    Cdgsum2d(ctxt, scope, "I", N, 1, b, N, -1, -1);
+    bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += fabs(b[i] - a[i]) > 1e-12 * fabs(a[i]);
+    CHECK(bad == 0, "scope %s: the ring's sum to all wrong in %d places", scope, bad);
     for (int i = 0; i < N; i++)
         a[i] = i % s->np == me ? -1000.0 - i : value(me, i) - 500;
     Cdgamx2d(ctxt, scope, " ", N, 1, a, N, ra, ca, N, -1, -1);
@@ -190,7 +197,7 @@ static void default_choice(const char *model, int want_levels)
     CHECK(ran == (unsigned long)want_levels, "BLACS_MODEL=%s: %lu broadcasts in two levels, expected %d",
           model, ran, want_levels);
     /* a ring's sum to all gathers at one process, and its result spreads
-     * along the broadcast the default chooses, the one above */
+     * along the broadcast the default chooses */
     for (const char *top = "IS"; *top; top++) {
         char t[2] = {*top, '\0'};
         for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
