@@ -8,6 +8,7 @@
 #                    p = 256 on sim/nodes16.xml placed by node and round robin, TOPs
 #                    ' ' I S M H T 1, 8 B .. 8 MiB, against the fastest of SMPI's ompi,
 #                    mpich and mvapich2 collectives; results/sim-nodes-<date>/table.md
+#                    (about 2 hours on 2 shared cores: 27 min by node, 82 round robin)
 #   make sim-check   a p = 16 smoke run, the determinism check, a fault that must be
 #                    caught, the analysis, a p = 32 run on nodes16 (under a minute)
 #
