@@ -8,10 +8,23 @@
  * source, received in place elsewhere), or a buffer packed once at the
  * source and forwarded packed.  Receivers may use another LDA, and for
  * general matrices another M x N of the same size.
+ *
+ * The source's send is locally blocking (LAWN 73 section 6.2.2): from
+ * NOTES_MIN bytes, the receivers next to the source say when they are
+ * ready, and a source whose receivers are not all ready copies A into a
+ * send buffer, posts its sends and returns (topologies/tree_bcast.c, for
+ * the algorithms that walk a tree: every lettered TOP but the exchanges).
+ * Below that, MPI's own eager sends return at once anyway.  The sends left
+ * in flight complete during later calls; blacs_gridexit leaves them to MPI,
+ * which keeps a freed communicator alive until they are done, and
+ * blacs_freebuff (WAIT != 0) and blacs_exit wait for them.
  */
 #include "../topologies/topology.h"
 #include "agree.h"
 #include "call.h"
+
+/* Open MPI's shared-memory eager limit: longer sends wait for the receiver. */
+#define NOTES_MIN 4096
 
 static blx_route route(const blx_call *k)
 {
@@ -46,6 +59,8 @@ static void run(blx_call *k, const blx_route *r)
                   .nodes = k->s->nodes,
                   .root = k->peer,
                   .bytes = blx_shape_bytes(&k->shape)};
+    x.notes = x.bytes > NOTES_MIN; /* alike on every member */
+    x.side = c->side;
     int packed = !blx_shape_contiguous(&k->shape);
     if (packed) {
         x.buf = blx_scratch(BLX_SCRATCH_DATA, x.bytes, c->handle, k->name);

@@ -17,10 +17,12 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 1 2 3 4 6 8; do pass $np t_p2p; done
     pass 2 t_direct
     pass 2 t_direct crowded
+    for np in 2 3 4; do pass $np t_detach; done
 else
     pass 4 t_support
     pass 6 t_p2p
     pass 2 t_direct
+    pass 3 t_detach
 fi
 
 if [ "${SANITIZED:-0}" = 0 ]; then

@@ -46,6 +46,9 @@ typedef struct blx_xfer {
     char *buf;                       /* packed data: the source's, or where it is received;
                                 for a combine, this process's contribution and the result */
     size_t bytes;
+    int notes;     /* broadcasts: the root's children say when they are ready (tree_bcast.c), */
+    MPI_Comm side; /* on this communicator (same ranks and tag), and a root whose children
+                      are not all ready may leave its sends in flight and return */
     /* set by the registry from the route */
     const blx_tree *tree;  /* broadcast tree, or the combine's fan-in tree */
     const blx_tree *tree2; /* a second tree (two trees: odd pieces follow it), or NULL */
@@ -248,6 +251,8 @@ BLX_INTERNAL void blx_combine_run(const blx_route *r, blx_xfer *x);
  * travel in the pieces of x->plan, a node keeping at most plan.window sends
  * in flight, children in the tree's order (largest subtree first). */
 BLX_INTERNAL void blx_tree_bcast(const blx_xfer *x);
+/* How many broadcasts this process has rooted with its sends left in flight (tests). */
+BLX_INTERNAL unsigned long blx_tree_bcast_detached(void);
 BLX_INTERNAL void blx_tree_combine(const blx_xfer *x);
 /* Their modelled times, for the default's choice. */
 BLX_INTERNAL double blx_tree_bcast_cost(const blx_cost_in *c);

@@ -12,7 +12,33 @@
  * (blx_issend), so that their completion means delivery even where MPI
  * would buffer a small message.  When every send of the call fits in the
  * window at once, they go out together as ordinary sends (short messages:
- * latency, not bandwidth).  With a second tree (x->tree2), pieces
+ * latency, not bandwidth).
+ *
+ * A source's send is locally blocking (LAWN 73 section 6.2.2), so it need
+ * not wait for children that are busy elsewhere.  With ready notes
+ * (x->notes, set by the entry point for long broadcasts), each child of the
+ * root sends an empty message to the root on x->side once its receives are
+ * posted.  A root that finds every note there, or gets them within the
+ * time its copy would take (alpha + n beta of the model; no wait with more
+ * processes than processors, where waiting keeps the children off the
+ * core), sends straight from its
+ * buffer, as above (its children are receiving: no copy, and they get the
+ * pieces soonest).  A root missing a note copies each piece into a send
+ * buffer of the queue (buffers/queue.h), posts all its sends from there,
+ * and returns at once: a process that broadcasts a panel goes back to its
+ * own work (ScaLAPACK's rings) while the pieces leave in order, each as
+ * soon as it is copied; the buffer also waits for the missing notes, so
+ * every note is received.  It is reclaimed by a later call's poll, or
+ * waited for by blacs_freebuff and blacs_exit.  Only one message is left in
+ * flight so: a root whose earlier buffers are still active (broadcasts in a
+ * loop, faster than the children take them) sends straight and waits, the
+ * children's pace being the one that matters then, and memory stays
+ * bounded by the ready buffer.
+ *
+ *   cost of the notes: one empty message per child of the root, sent while
+ *   the child waits anyway; the root only tests for them.
+ *
+ * With a second tree (x->tree2), pieces
  * alternate: piece i follows tree i mod 2, and each tree's pieces go on as
  * they come, never waiting for the other tree's.  Broadcasts are globally
  * blocking, so the buffer may be the user's matrix itself.
@@ -20,9 +46,103 @@
  *   cost: model.h, a pipelined tree: (L + (k - 1) D)(alpha + n beta / k)
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../base/report.h"
 #include "walk.h"
+
+/* The ready notes' endpoint: the scope's, on the side channel. */
+static blx_ep note_ep(const blx_xfer *x)
+{
+    blx_ep e = x->ep;
+    e.comm = x->side;
+    return e;
+}
+
+/* A child of the root, its receives posted: its note (header). */
+static void note_ready(const blx_xfer *x, const blx_place at[2], int ntrees)
+{
+    if (!x->notes)
+        return;
+    for (int t = 0; t < ntrees; t++)
+        if (at[t].parent == x->root) {
+            blx_ep e = note_ep(x);
+            blx_send(&e, NULL, 0, x->root);
+            return;
+        }
+}
+
+/* The root's children in both trees, each once, as members. */
+static int root_kids(const blx_xfer *x, const blx_place at[2], int ntrees, int *kid)
+{
+    int n = 0;
+    for (int t = 0; t < ntrees; t++)
+        for (int j = 0; j < at[t].nkids; j++) {
+            int m = blx_xfer_member(x, at[t].kids[j]), seen = 0;
+            for (int i = 0; i < n && !seen; i++)
+                seen = kid[i] == m;
+            if (!seen)
+                kid[n++] = m;
+        }
+    return n;
+}
+
+static unsigned long detached_count;
+
+unsigned long blx_tree_bcast_detached(void) { return detached_count; }
+
+/* The root, its children not all ready (header): piece by piece, a copy
+ * and its sends, from a send buffer that also holds the notes to come. */
+static void bcast_detached(const blx_xfer *x, const blx_cut *cut, const blx_place at[2], int ntrees,
+                           blx_req *note, int nkids)
+{
+    blx_buf *b = blx_buf_take(x->bytes, x->ep.ctxt, x->ep.routine);
+    for (int i = 0; i < cut->k; i++) {
+        const blx_place *p = &at[i % ntrees];
+        size_t len, off = blx_cut_piece(cut, i, &len);
+        memcpy(b->data + off, x->buf + off, len);
+        for (int j = 0; j < p->nkids; j++)
+            blx_send_piece_buffered(&x->ep, b, off, len, blx_xfer_member(x, p->kids[j]));
+    }
+    for (int j = 0; j < nkids; j++)
+        if (note[j].peer >= 0)
+            *blx_buf_request(b, x->ep.ctxt, x->ep.routine) = note[j].mpi;
+    blx_buf_activate(b);
+    detached_count++;
+}
+
+/* The root with ready notes: returns 1 if it has sent detached (header),
+ * 0 if it is to send straight, its notes all received. */
+static int root_detached(const blx_xfer *x, const blx_cut *cut, const blx_place at[2], int ntrees)
+{
+    int nmax = at[0].nkids + (ntrees == 2 ? at[1].nkids : 0), kstack[2 * BLX_STREAM_SENDS];
+    int *kid = nmax > 2 * BLX_STREAM_SENDS ? malloc((size_t)nmax * sizeof *kid) : kstack;
+    blx_req stack[BLX_STACK_REQS], *note = blx_walk_reqs(x, stack, nmax);
+    if (kid == NULL)
+        blx_fatal(x->ep.ctxt, x->ep.routine, "out of memory for %d children", nmax);
+    blx_ep e = note_ep(x);
+    int n = root_kids(x, at, ntrees, kid), ready = 1;
+    for (int j = 0; j < n; j++)
+        blx_irecv(&e, NULL, 0, kid[j], &note[j]);
+    double budget = x->model->overlap ? x->model->alpha + (double)x->bytes * x->model->beta : 0.0;
+    for (double t0 = MPI_Wtime();;) {
+        ready = 1;
+        for (int j = 0; j < n; j++)
+            ready &= note[j].peer < 0 || blx_test(&e, &note[j]);
+        if (ready || MPI_Wtime() - t0 >= budget)
+            break;
+    }
+    int detach = !ready && blx_buf_stats().active == 0;
+    if (detach)
+        bcast_detached(x, cut, at, ntrees, note, n);
+    else if (!ready)
+        blx_waitall(&e, n, note);
+    if (note != stack)
+        free(note);
+    if (kid != kstack)
+        free(kid);
+    return detach;
+}
 
 /* One message along one tree, to children that all fit in flight (short
  * messages, most calls): received whole, then sent to every child at once,
@@ -33,6 +153,7 @@ static void bcast_whole(const blx_xfer *x, const blx_cut *cut, const blx_place *
     blx_req r[BLX_STREAM_SENDS];
     if (at->parent >= 0) {
         blx_irecv_piece(e, x->buf, cut, 0, at->parent, &r[0]);
+        note_ready(x, at, 1);
         blx_wait(e, &r[0]);
     }
     for (int j = 0; j < at->nkids; j++)
@@ -54,6 +175,7 @@ static void bcast_pieces(const blx_xfer *x, const blx_cut *cut, const blx_place 
         if (left[i])
             blx_irecv_piece(e, x->buf + off, cut, i, p->parent, &rr[i]);
     }
+    note_ready(x, at, ntrees);
     blx_req w[BLX_STREAM_SENDS + 2]; /* sends in flight, and two to wait for with them */
     blx_stream o;
     blx_stream_start(&o, x, cut, at, ntrees, 0, left, w);
@@ -79,6 +201,8 @@ void blx_tree_bcast(const blx_xfer *x)
     blx_cut cut = blx_cut_make(x->bytes, x->plan.piece, 1, x->plan.lead);
     blx_place at[2];
     int ntrees = blx_places(x, at);
+    if (x->notes && at[0].parent < 0 && root_detached(x, &cut, at, ntrees))
+        return;
     if (cut.k == 1 && ntrees == 1 && at[0].nkids <= BLX_STREAM_SENDS && at[0].nkids <= x->plan.window) {
         bcast_whole(x, &cut, &at[0]);
         return;

@@ -1,0 +1,155 @@
+/*
+ * test/mpi/t_detach.c - a broadcast's source returns without waiting for
+ * late receivers (topologies/tree_bcast.c: ready notes, sends left in
+ * flight from a send buffer), and nothing is lost.
+ *
+ * On a 1 x np grid, source {0,0}, for every lettered TOP that walks a tree
+ * (I D S M H 1 T F) and 1 MiB:
+ *   - receivers late (they sleep 300 ms first): the source leaves its sends
+ *     in flight (the library's counter says so), returns before the
+ *     receivers have even called, then overwrites its A; every receiver
+ *     gets every element of the original;
+ *   - receivers first (the source sleeps 200 ms): every ready note is
+ *     there, so the source sends straight from A (the counter unchanged);
+ *   - a matrix with LDA > M at the source, receivers late: the same;
+ *   - 20 broadcasts in a row to late receivers: each one right, in order
+ *     (at most one is left in flight; the others wait for the receivers);
+ *   - BLACS_GRIDEXIT right after a broadcast left in flight, the receivers
+ *     still asleep: the receivers get it whole, on the grid the source has
+ *     already freed; BLACS_EXIT then waits for the rest.
+ */
+#include <time.h>
+
+#include "../../topologies/topology.h"
+#include "mpitest.h"
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static unsigned long detached_since(void)
+{
+    static unsigned long before;
+    unsigned long now = blx_tree_bcast_detached(), d = now - before;
+    before = now;
+    return d;
+}
+
+#define LATE_MS 300
+
+/* One broadcast of an m x n matrix (LDA lda at the source) from {0,0}. */
+static void one(int ctxt, int me, char top, int m, int n, int lda, int receivers_late, int salt)
+{
+    char what[64], t[2] = {top, 0};
+    snprintf(what, sizeof what, "TOP '%c' %dx%d lda %d, receivers %s", top, m, n, lda,
+             receivers_late ? "late" : "first");
+    int ld = me == 0 ? lda : m;
+    double *a = malloc((size_t)ld * n * sizeof *a);
+    detached_since();
+    if (me == 0) {
+        for (long k = 0; k < (long)ld * n; k++)
+            a[k] = mt_value(0, salt, k);
+        if (!receivers_late)
+            sleep_ms(200);
+        double t0 = MPI_Wtime();
+        Cdgebs2d(ctxt, "Row", t, m, n, a, lda);
+        double took = MPI_Wtime() - t0;
+        for (long k = 0; k < (long)ld * n; k++) /* A is ours again at once */
+            a[k] = -7.0;
+        unsigned long d = detached_since();
+        if (receivers_late) {
+            CHECK(d == 1, "%s: the source waited for its receivers (%lu broadcasts left in flight)", what, d);
+            CHECK(took < LATE_MS * 1e-3, "%s: the source took %.0f ms, its receivers were %d ms late", what,
+                  took * 1e3, LATE_MS);
+        } else {
+            CHECK(d == 0, "%s: the source copied although every receiver was ready", what);
+        }
+    } else {
+        for (long k = 0; k < (long)ld * n; k++)
+            a[k] = -1.0;
+        if (receivers_late)
+            sleep_ms(LATE_MS);
+        Cdgebr2d(ctxt, "Row", t, m, n, a, m, 0, 0);
+        long bad = 0;
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++)
+                bad += a[i + (size_t)j * m] != mt_value(0, salt, i + (long)j * lda);
+        CHECK(bad == 0, "%s: %ld elements wrong", what, bad);
+    }
+    free(a);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* Broadcasts in a row to receivers that come late: each right, in order. */
+static void in_a_row(int ctxt, int me)
+{
+    enum { N = 1 << 15, REPS = 20 };
+    double *a = malloc(N * sizeof *a);
+    if (me != 0)
+        sleep_ms(LATE_MS);
+    for (int r = 0; r < REPS; r++) {
+        if (me == 0) {
+            for (int k = 0; k < N; k++)
+                a[k] = mt_value(r, 5, k);
+            Cdgebs2d(ctxt, "Row", "I", N, 1, a, N);
+        } else {
+            Cdgebr2d(ctxt, "Row", "I", N, 1, a, N, 0, 0);
+            long bad = 0;
+            for (int k = 0; k < N; k++)
+                bad += a[k] != mt_value(r, 5, k);
+            CHECK(bad == 0, "broadcast %d of %d in a row: %ld elements wrong", r + 1, REPS, bad);
+        }
+    }
+    free(a);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* The source frees its grid with the broadcast still in flight. */
+static void exit_in_flight(int np, int me)
+{
+    enum { N = 1 << 17 };
+    int ctxt;
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", 1, np);
+    double *a = malloc(N * sizeof *a);
+    detached_since();
+    if (me == 0) {
+        for (int k = 0; k < N; k++)
+            a[k] = mt_value(0, 9, k);
+        Cdgebs2d(ctxt, "Row", "S", N, 1, a, N);
+        CHECK(detached_since() == 1, "gridexit in flight: the source waited for its receivers");
+        Cblacs_gridexit(ctxt);
+        for (int k = 0; k < N; k++)
+            a[k] = -7.0;
+    } else {
+        sleep_ms(LATE_MS);
+        Cdgebr2d(ctxt, "Row", "S", N, 1, a, N, 0, 0);
+        long bad = 0;
+        for (int k = 0; k < N; k++)
+            bad += a[k] != mt_value(0, 9, k);
+        CHECK(bad == 0, "gridexit in flight: %ld elements wrong", bad);
+        Cblacs_gridexit(ctxt);
+    }
+    free(a);
+}
+
+int main(void)
+{
+    mpitest_start();
+    int me = mt_rank, np = mt_size, ctxt;
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", 1, np);
+    const char *tops = "IDSMH1TF";
+    int salt = 0;
+    for (const char *t = tops; *t; t++) {
+        one(ctxt, me, *t, 1 << 17, 1, 1 << 17, 1, ++salt);
+        one(ctxt, me, *t, 1 << 17, 1, 1 << 17, 0, ++salt);
+    }
+    one(ctxt, me, 'I', 300, 400, 310, 1, ++salt); /* packed at the source */
+    in_a_row(ctxt, me);
+    Cblacs_gridexit(ctxt);
+    exit_in_flight(np, me);
+    return mpitest_finish("t_detach");
+}
