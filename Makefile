@@ -406,7 +406,7 @@ LU_NB ?= 64
 LU_P ?= 2
 LU_Q ?= 2
 lu-compare: $(EX)/lu $(B)/bench/pdgesv_lu $(IDLE_SO)
-	MPIRUN="$(MPIRUN)" BUILD=$(B) BLACS_LIB=$(B)/$(SONAME) \
+	MPIRUN="$(MPIRUN)" BUILD=$(B) BLACS_LIB=$(B)/$(SONAME) LU_ARGS="$(LU_ARGS)" LU_BLAS_DIR="$(LU_BLAS_DIR)" \
 	    bash bench/lu-compare.sh $(TRIALS) $(LU_N) $(LU_NB) $(LU_P) $(LU_Q)
 
 example-tests: $(EXAMPLES) $(B)/tools/topo_table $(IDLE_SO)

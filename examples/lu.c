@@ -4,7 +4,7 @@
  * and computing with the BLAS.
  *
  *   mpirun -np 4 build/examples/lu --n 2000 --nb 64 --p 2 --q 2 \
- *          --row-top S --col-top ' ' --seed 1 --reps 1
+ *          --row-top S --col-top ' ' --lookahead 1 --seed 1 --reps 1
  *
  * The N x N matrix A (random entries in [-0.5, 0.5)) is distributed
  * block-cyclically in NB x NB blocks over the grid, as ScaLAPACK does
@@ -18,13 +18,17 @@
  *      (DGESD2D/DGERV2D: both sides send first, then receive, which only
  *      locally-blocking sends allow), the pivot row is broadcast down the
  *      column and the rest of the panel is updated (DGER);
- *   2. the pivot indices go along the process rows (IGEBS2D) and every other
+ *   2. the pivot indices and the factored panel go along the process rows
+ *      with TOP --row-top (IGEBS2D, DGEBS2D), or by HPL's modified rings
+ *      (--row-top N or W: point-to-point, see panel_send), and every other
  *      column applies the same interchanges;
- *   3. the factored panel is broadcast along the process rows with TOP
- *      --row-top; the process row of the diagonal block solves for the block
- *      row of U (DTRSM) and broadcasts it down the process columns with TOP
- *      --col-top;
- *   4. everybody updates its part of the trailing matrix (DGEMM).
+ *   3. the process row of the diagonal block solves for the block row of U
+ *      (DTRSM) and broadcasts it down the process columns with TOP --col-top;
+ *   4. everybody updates its part of the trailing matrix (DGEMM).  With
+ *      look-ahead (--lookahead 1, the default), the process column that owns
+ *      the next panel updates only that panel's columns, does steps 1 and 2
+ *      for it, and then updates the rest: the next panel is on its way
+ *      while the trailing matrix is updated (HPL's depth-1 look-ahead).
  *
  * Then forward and back substitution, block by block: the owner row of each
  * block gathers its partial sums (DGSUM2D along the row), the diagonal owner
@@ -56,6 +60,7 @@ typedef struct {
     double *a;             /* local part of A, column-major */
     double *lw, *uw, *row; /* workspaces: panel, block row of U, pivot row */
     char rowtop[2], coltop[2];
+    int lookahead; /* 1: the next panel is factored and sent before the rest of the update */
 } lu_t;
 
 /* ---- the matrix ---- */
@@ -152,23 +157,143 @@ static void factor_panel(lu_t *L, int j, int jb, int *ipiv)
     }
 }
 
-/* Returns 0, or 1 if the matrix is singular.  ipiv: n ints, replicated. */
+/* ---- the panel along the process row ---- */
+
+/* HPL's modified rings (HPL's HPL_bcast_1rinM and HPL_bcast_2rinM): members
+ * are counted from the root r = 0 along the process row, r + 1 being the
+ * next panel's owner, which gets the panel first and forwards nothing.
+ *   'N' (1ringM): 0 -> 1, and 0 -> 2 -> 3 -> ... -> Q-1;
+ *   'W' (2ringM): 0 -> 1, and two rings from h = ceil(Q/2):
+ *                 0 -> 2 -> ... -> h-1 and 0 -> h -> ... -> Q-1.
+ * ring_from gives the member r receives from; ring_to the members it sends
+ * to, in the order sent (the next owner first); both relative to the root. */
+static int is_modified_ring(char top) { return top == 'N' || top == 'W'; }
+
+static int ring_from(char top, int q, int r)
+{
+    int h = top == 'W' ? (q + 1) / 2 : q;
+    return r <= 2 || r == h ? 0 : r - 1;
+}
+
+static int ring_to(char top, int q, int r, int *to)
+{
+    int h = top == 'W' ? (q + 1) / 2 : q, n = 0;
+    if (r == 0) {
+        if (q > 1)
+            to[n++] = 1;
+        if (q > 2 && 2 != h)
+            to[n++] = 2;
+        if (q > 2 && h < q && h > 1)
+            to[n++] = h;
+    } else if (r >= 2 && r + 1 < q && r + 1 != h) {
+        to[n++] = r + 1;
+    }
+    return n;
+}
+
+/* Prints the schedule of a modified ring on q members (--ring-schedule):
+ * "r<-f" for every member but the root, in member order. */
+static void print_ring(char top, int q)
+{
+    printf("lu: ring '%c' q=%d:", top, q);
+    for (int r = 1; r < q; r++)
+        printf(" %d<-%d", r, ring_from(top, q, r));
+    printf(" | sends:");
+    for (int r = 0; r < q; r++) {
+        int to[3], n = ring_to(top, q, r, to);
+        for (int k = 0; k < n; k++)
+            printf(" %d->%d", r, to[k]);
+    }
+    printf("\n");
+}
+
+/* The pivots of block column j and its factored panel (rows >= j: mp x jb
+ * at *lp, leading dimension ldl) go from process column kc along every
+ * process row: by the BLACS broadcast of --row-top, or by a modified ring
+ * of point-to-point messages, which return as soon as they are sent (the
+ * BLACS sends are locally blocking), so the owner goes back to its update. */
+static void panel_send(lu_t *L, int j, int jb, int *ipiv, double *lp, int ldl, int mp)
+{
+    if (L->npcol == 1)
+        return;
+    if (!is_modified_ring(L->rowtop[0])) {
+        Cigebs2d(L->ctxt, "Row", L->rowtop, jb, 1, ipiv + j, jb);
+        Cdgebs2d(L->ctxt, "Row", L->rowtop, mp, jb, lp, ldl);
+        return;
+    }
+    int to[3], n = ring_to(L->rowtop[0], L->npcol, 0, to);
+    for (int k = 0; k < n; k++) {
+        int c = (L->mycol + to[k]) % L->npcol;
+        Cigesd2d(L->ctxt, jb, 1, ipiv + j, jb, L->myrow, c);
+        Cdgesd2d(L->ctxt, mp, jb, lp, ldl, L->myrow, c);
+    }
+}
+
+static void panel_recv(lu_t *L, int j, int jb, int kc, int *ipiv, double *lw, int ldl, int mp)
+{
+    if (!is_modified_ring(L->rowtop[0])) {
+        Cigebr2d(L->ctxt, "Row", L->rowtop, jb, 1, ipiv + j, jb, L->myrow, kc);
+        Cdgebr2d(L->ctxt, "Row", L->rowtop, mp, jb, lw, ldl, L->myrow, kc);
+        return;
+    }
+    int q = L->npcol, r = (L->mycol - kc + q) % q, to[3];
+    int from = (kc + ring_from(L->rowtop[0], q, r)) % q, n = ring_to(L->rowtop[0], q, r, to);
+    Cigerv2d(L->ctxt, jb, 1, ipiv + j, jb, L->myrow, from);
+    Cdgerv2d(L->ctxt, mp, jb, lw, ldl, L->myrow, from);
+    for (int k = 0; k < n; k++) {
+        int c = (kc + to[k]) % q;
+        Cigesd2d(L->ctxt, jb, 1, ipiv + j, jb, L->myrow, c);
+        Cdgesd2d(L->ctxt, mp, jb, lw, ldl, L->myrow, c);
+    }
+}
+
+/* The owner column of block column j: factors the panel and sends it. */
+static void panel_factor_send(lu_t *L, int j, int *ipiv)
+{
+    int jb = L->n - j < L->nb ? L->n - j : L->nb;
+    int ir0 = lrow(L, j);
+    factor_panel(L, j, jb, ipiv);
+    panel_send(L, j, jb, ipiv, at(L, ir0, bc_g2l(j, L->nb, L->npcol)), L->lda, L->mloc - ir0);
+}
+
+/* A22 -= L21 U12 on local columns [c0, c1) of the trailing matrix. */
+static void update(lu_t *L, int j, int jb, const double *lp, int ldl, const double *up, int ldu, int c0,
+                   int c1)
+{
+    int ir0 = lrow(L, j), ir1 = lrow(L, j + jb), mrest = L->mloc - ir1, jr0 = lcol(L, j + jb);
+    if (mrest > 0 && c1 > c0)
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mrest, c1 - c0, jb, -1.0, lp + (ir1 - ir0),
+                    ldl, up + (size_t)(c0 - jr0) * ldu, ldu, 1.0, at(L, ir1, c0), L->lda);
+}
+
+/* Returns 0, or 1 if the matrix is singular.  ipiv: n ints, replicated.
+ * With look-ahead (depth 1, as HPL's), the process column that owns the
+ * next panel updates that panel's columns first, factors the panel and
+ * sends it along the rows, and only then updates the rest of its trailing
+ * matrix: the panel is on its way while every process updates. */
 static int factor(lu_t *L, int *ipiv)
 {
+    int sent = 0; /* the panel of this step was factored and sent ahead */
     for (int j = 0; j < L->n; j += L->nb) {
         int jb = L->n - j < L->nb ? L->n - j : L->nb;
         int kr = rowner(L, j), kc = cowner(L, j);
         int c0 = bc_g2l(j, L->nb, L->npcol);
         int ir0 = lrow(L, j), mp = L->mloc - ir0;
 
-        if (L->mycol == kc)
-            factor_panel(L, j, jb, ipiv);
-        if (L->npcol > 1) { /* the pivots go along the rows */
-            if (L->mycol == kc)
-                Cigebs2d(L->ctxt, "Row", L->rowtop, jb, 1, ipiv + j, jb);
-            else
-                Cigebr2d(L->ctxt, "Row", L->rowtop, jb, 1, ipiv + j, jb, L->myrow, kc);
+        /* the factored panel (rows >= j) and its pivots, along the process rows */
+        const double *lp;
+        int ldl;
+        if (L->mycol == kc) {
+            if (!sent)
+                panel_factor_send(L, j, ipiv);
+            lp = at(L, ir0, c0);
+            ldl = L->lda;
+        } else {
+            ldl = mp > 0 ? mp : 1;
+            panel_recv(L, j, jb, kc, ipiv, L->lw, ldl, mp);
+            lp = L->lw;
         }
+        sent = 0;
         for (int jj = j; jj < j + jb; jj++)
             if (ipiv[jj] < 0)
                 return 1;
@@ -181,20 +306,6 @@ static int factor(lu_t *L, int *ipiv)
             } else {
                 swap_rows(L, jj, ipiv[jj], 0, L->nloc);
             }
-        }
-
-        /* the factored panel (rows >= j) along the process rows */
-        const double *lp;
-        int ldl;
-        if (L->mycol == kc) {
-            lp = at(L, ir0, c0);
-            ldl = L->lda;
-            if (L->npcol > 1)
-                Cdgebs2d(L->ctxt, "Row", L->rowtop, mp, jb, at(L, ir0, c0), L->lda);
-        } else {
-            ldl = mp > 0 ? mp : 1;
-            Cdgebr2d(L->ctxt, "Row", L->rowtop, mp, jb, L->lw, ldl, L->myrow, kc);
-            lp = L->lw;
         }
 
         /* the block row of U: solved by process row kr, sent down the columns */
@@ -215,11 +326,17 @@ static int factor(lu_t *L, int *ipiv)
             up = L->uw;
         }
 
-        /* trailing update A22 -= L21 U12 */
-        int ir1 = lrow(L, j + jb), mrest = L->mloc - ir1;
-        if (mrest > 0 && nq > 0)
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mrest, nq, jb, -1.0, lp + (ir1 - ir0), ldl,
-                        up, ldu, 1.0, at(L, ir1, jr0), L->lda);
+        /* trailing update A22 -= L21 U12, the next panel's columns first */
+        int next = j + jb;
+        if (L->lookahead && next < L->n && L->mycol == cowner(L, next)) {
+            int nb1 = L->n - next < L->nb ? L->n - next : L->nb;
+            update(L, j, jb, lp, ldl, up, ldu, jr0, jr0 + nb1);
+            panel_factor_send(L, next, ipiv);
+            sent = 1;
+            update(L, j, jb, lp, ldl, up, ldu, jr0 + nb1, L->nloc);
+        } else {
+            update(L, j, jb, lp, ldl, up, ldu, jr0, L->nloc);
+        }
     }
     return 0;
 }
@@ -301,7 +418,8 @@ static void residual(lu_t *L, const double *x, const double *b, double *rnorm, d
 static void usage(void)
 {
     fprintf(stderr, "usage: lu [--n N] [--nb NB] [--p P] [--q Q] [--row-top C] [--col-top C] "
-                    "[--seed S] [--reps R]\n");
+                    "[--lookahead 0|1] [--seed S] [--reps R] [--ring-schedule Q]\n"
+                    "  --row-top: a BLACS TOP, or N / W: HPL's modified rings 1ringM / 2ringM\n");
 }
 
 int main(int argc, char **argv)
@@ -309,7 +427,7 @@ int main(int argc, char **argv)
     int n = 2000, nb = 64, p = 0, q = 0, reps = 1;
     long seed = 1;
     char rowtop = ' ', coltop = ' ';
-    int iam, np;
+    int iam, np, lookahead = 1, schedule = 0;
     Cblacs_pinfo(&iam, &np);
     for (int k = 1; k < argc; k++) {
         const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
@@ -328,6 +446,10 @@ int main(int argc, char **argv)
             reps = atoi(v);
         else if (ok && !strcmp(o, "--row-top") && strlen(v) == 1)
             rowtop = v[0];
+        else if (ok && !strcmp(o, "--lookahead") && (!strcmp(v, "0") || !strcmp(v, "1")))
+            lookahead = atoi(v);
+        else if (ok && !strcmp(o, "--ring-schedule") && atoi(v) >= 1)
+            schedule = atoi(v);
         else if (ok && !strcmp(o, "--col-top") && strlen(v) == 1)
             coltop = v[0];
         else {
@@ -339,6 +461,14 @@ int main(int argc, char **argv)
             return 2;
         }
         k++;
+    }
+    if (schedule > 0) { /* the modified rings' schedules on that many process columns */
+        if (iam == 0) {
+            print_ring('N', schedule);
+            print_ring('W', schedule);
+        }
+        Cblacs_exit(0);
+        return 0;
     }
     if (p <= 0 || q <= 0) { /* a near-square grid from the processes we have */
         p = (int)sqrt((double)np);
@@ -359,6 +489,7 @@ int main(int argc, char **argv)
     L.n = n;
     L.nb = nb;
     L.rowtop[0] = rowtop;
+    L.lookahead = lookahead;
     L.coltop[0] = coltop;
     Cblacs_get(0, 0, &L.ctxt);
     Cblacs_gridinit(&L.ctxt, "Row", p, q);
@@ -420,9 +551,10 @@ int main(int argc, char **argv)
         double flops = 2.0 / 3.0 * n * (double)n * n + 2.0 * n * (double)n;
         if (singular)
             printf("lu: the matrix is singular to working precision\n");
-        printf(
-            "lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' time=%.3fs gflops=%.2f residual=%.3g %s\n",
-            n, nb, p, q, rowtop, coltop, best, flops / best / 1e9, worst_resid, failed ? "FAILED" : "PASSED");
+        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d time=%.3fs gflops=%.2f "
+               "residual=%.3g %s\n",
+               n, nb, p, q, rowtop, coltop, lookahead, best, flops / best / 1e9, worst_resid,
+               failed ? "FAILED" : "PASSED");
         fflush(stdout);
     }
     free(L.a);

@@ -5,7 +5,8 @@
 #   extensions (C and Fortran) must check its fan-in, norms and xor;
 #   lu must pass HPL's residual check (< 16) on grids 1x1, 1x4, 4x1, 2x2 and
 #   2x3, with N not a multiple of NB, N < NB, and every broadcast TOP letter
-#   for the row and the column broadcasts.
+#   for the row and the column broadcasts, with look-ahead and without; and
+#   HPL's modified rings (--row-top N, W) must follow HPL's schedules.
 #   MPIRUN names the launcher (tools/launcher.sh).
 set -u
 ex=$1
@@ -65,6 +66,33 @@ for ((k = 0; k < ${#tops}; k++)); do
     run 6 lu --n 150 --nb 12 --p 2 --q 3 --row-top "$t" --col-top "$c"
     run 6 lu --n 150 --nb 12 --p 3 --q 2 --row-top "$c" --col-top "$t"
 done
+
+# HPL's modified rings: their schedules (who receives from whom, and the
+# sends in order: the next panel's owner first) and a factorization on each.
+schedule() { # Q EXPECTED-LINES...
+    local q=$1 got
+    shift
+    launcher_cmd 1
+    got=$("${LAUNCH_CMD[@]}" "$ex/lu" --ring-schedule "$q" 2>&1)
+    if [ "$got" = "$(printf '%s\n' "$@")" ]; then
+        passed=$((passed + 1))
+        printf '  ok    %-58s\n' "lu --ring-schedule $q"
+    else
+        failed=$((failed + 1))
+        printf '  FAIL  lu --ring-schedule %s: got\n%s\n' "$q" "$got"
+    fi
+}
+schedule 5 "lu: ring 'N' q=5: 1<-0 2<-0 3<-2 4<-3 | sends: 0->1 0->2 2->3 3->4" \
+           "lu: ring 'W' q=5: 1<-0 2<-0 3<-0 4<-3 | sends: 0->1 0->2 0->3 3->4"
+schedule 8 "lu: ring 'N' q=8: 1<-0 2<-0 3<-2 4<-3 5<-4 6<-5 7<-6 | sends: 0->1 0->2 2->3 3->4 4->5 5->6 6->7" \
+           "lu: ring 'W' q=8: 1<-0 2<-0 3<-2 4<-0 5<-4 6<-5 7<-6 | sends: 0->1 0->2 0->4 2->3 4->5 5->6 6->7"
+schedule 2 "lu: ring 'N' q=2: 1<-0 | sends: 0->1" "lu: ring 'W' q=2: 1<-0 | sends: 0->1"
+for t in N W; do
+    run 6 lu --n 203 --nb 16 --p 1 --q 6 --row-top $t
+    run 6 lu --n 150 --nb 12 --p 2 --q 3 --row-top $t --lookahead 0
+    run 5 lu --n 97 --nb 8 --p 1 --q 5 --row-top $t --reps 2
+done
+run 4 lu --n 300 --nb 16 --p 2 --q 2 --row-top I --lookahead 0
 
 echo "examples: $passed passed, $failed failed"
 [ $failed -eq 0 ]
