@@ -14,7 +14,7 @@
  * ready, and a source whose receivers are not all ready copies A into a
  * send buffer, posts its sends and returns (topologies/tree_bcast.c, for
  * the algorithms that walk a tree: every lettered TOP but the exchanges).
- * Below that, MPI's own eager sends return at once anyway.  The sends left
+ * Below that, MPI's own eager sends return at once.  The sends left
  * in flight complete during later calls; blacs_gridexit leaves them to MPI,
  * which keeps a freed communicator alive until they are done, and
  * blacs_freebuff (WAIT != 0) and blacs_exit wait for them.
@@ -23,8 +23,12 @@
 #include "agree.h"
 #include "call.h"
 
-/* Open MPI's shared-memory eager limit: longer sends wait for the receiver. */
-#define NOTES_MIN 4096
+/* Where a send may wait for its receiver.  MPI's eager limits are not
+ * known portably and are lower than one may think: on Open MPI 4.1 over
+ * shared memory, a 512-byte MPI_Isend to a process that has not yet posted
+ * its receive did not complete until it had (only the fast boxes, up to
+ * about 256 bytes, are sent at once). */
+#define NOTES_MIN 256
 
 static blx_route route(const blx_call *k)
 {

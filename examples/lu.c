@@ -13,11 +13,14 @@
  * InterCom paper section 2).  For each block column:
  *
  *   1. the process column that owns it factors the panel, column by column:
- *      the pivot is found down the process column (DGAMX2D with its location,
- *      then IGAMX2D for its row index), rows are swapped by point-to-point
- *      (DGESD2D/DGERV2D: both sides send first, then receive, which only
- *      locally-blocking sends allow), the pivot row is broadcast down the
- *      column and the rest of the panel is updated (DGER);
+ *      the pivot is found and its row swapped by one user-defined combine
+ *      down the process column (--pivot fused, pivot_fused), or as
+ *      ScaLAPACK's PDGETF2 does (--pivot scalapack): DGAMX2D with its
+ *      location, then IGAMX2D for its row index, the rows swapped by
+ *      point-to-point (DGESD2D/DGERV2D: both sides send first, then
+ *      receive, which only locally-blocking sends allow), the pivot row
+ *      broadcast down the column; then the rest of the panel is updated
+ *      (DGER);
  *   2. the pivot indices and the factored panel go along the process rows
  *      with TOP --row-top (IGEBS2D, DGEBS2D), or by HPL's modified rings
  *      (--row-top N or W: point-to-point, see panel_send), and every other
@@ -61,6 +64,8 @@ typedef struct {
     double *lw, *uw, *row; /* workspaces: panel, block row of U, pivot row */
     char rowtop[2], coltop[2];
     int lookahead; /* 1: the next panel is factored and sent before the rest of the update */
+    int fused;     /* 1: one combine per column finds and swaps the pivot row (HPL's pdmxswp) */
+    double *rec;   /* its record: 3 + 2 NB doubles */
 } lu_t;
 
 /* ---- the matrix ---- */
@@ -112,10 +117,100 @@ static void swap_rows(lu_t *L, int g1, int g2, int c0, int ncols)
     }
 }
 
+/* The pivot of a column and the swap of its row in one combine down the
+ * process column (HPL's HPL_pdmxswp does the same with its own exchange),
+ * where ScaLAPACK's PDGETF2 makes four latency-bound steps: a combine for
+ * the largest value, another for its row, the swap and the pivot row's
+ * broadcast.  Each process contributes a record of 3 + 2 jb doubles:
+ *   [0] |v| of its candidate (its largest entry of the column, on or below
+ *       the diagonal; 0 if none, +Inf for a NaN so that it fails the check),
+ *   [1] the candidate's global row (-1: none),  [2] 1 if it holds row jj,
+ *   [3, 3+jb)      the candidate's row across the panel's jb columns,
+ *   [3+jb, 3+2jb)  row jj across the panel, from the process that holds it.
+ * The combine (DTUOP2D, LAWN 73's user-defined combine, an extension of
+ * this library) keeps the larger candidate (the lower row on a tie, so the
+ * choice is the same in every order) and the one copy of row jj: every
+ * process of the column ends with the pivot row and row jj. */
+enum { R_KEY, R_ROW, R_HASJJ, R_DATA };
+
+static void pivot_op(blacs_int n, void *va, const void *vb)
+{
+    double *a = va;
+    const double *b = vb;
+    int jb = (int)(n - R_DATA) / 2;
+    int better = b[R_ROW] >= 0 &&
+                 (a[R_ROW] < 0 || b[R_KEY] > a[R_KEY] || (b[R_KEY] == a[R_KEY] && b[R_ROW] < a[R_ROW]));
+    if (better) {
+        a[R_KEY] = b[R_KEY];
+        a[R_ROW] = b[R_ROW];
+        memcpy(a + R_DATA, b + R_DATA, (size_t)jb * sizeof *a);
+    }
+    if (a[R_HASJJ] == 0 && b[R_HASJJ] != 0) {
+        a[R_HASJJ] = 1;
+        memcpy(a + R_DATA + jb, b + R_DATA + jb, (size_t)jb * sizeof *a);
+    }
+}
+
+/* Column jj of the panel j..j+jb-1 (local column lc): finds its pivot and
+ * swaps its row with row jj across the panel, by one combine; the pivot row
+ * right of the diagonal is left in L->row.  Returns the pivot's value, and
+ * its global row in *gpiv (-1: none). */
+static double pivot_fused(lu_t *L, int j, int jb, int jj, int lc, int *gpiv)
+{
+    double *rec = L->rec;
+    int c0 = lc - (jj - j), i0 = lrow(L, jj), cnt = L->mloc - i0, n = R_DATA + 2 * jb;
+    rec[R_KEY] = 0.0;
+    rec[R_ROW] = -1.0;
+    rec[R_HASJJ] = rowner(L, jj) == L->myrow;
+    if (cnt > 0) {
+        int k = (int)cblas_idamax(cnt, at(L, i0, lc), 1);
+        double v = *at(L, i0 + k, lc);
+        rec[R_KEY] = isnan(v) ? INFINITY : fabs(v);
+        rec[R_ROW] = bc_l2g(i0 + k, L->nb, L->myrow, 0, L->nprow);
+        cblas_dcopy(jb, at(L, i0 + k, c0), L->lda, rec + R_DATA, 1);
+    }
+    if (rec[R_HASJJ] != 0)
+        cblas_dcopy(jb, at(L, bc_g2l(jj, L->nb, L->nprow), c0), L->lda, rec + R_DATA + jb, 1);
+    if (L->nprow > 1)
+        Cdtuop2d(L->ctxt, "Col", " ", "G", "N", n, 1, rec, n, -1, -1, NULL, pivot_op, NULL);
+    int g = (int)rec[R_ROW];
+    *gpiv = rec[R_KEY] > 0.0 ? g : -1;
+    if (*gpiv < 0)
+        return 0.0;
+    if (g != jj) { /* the pivot row to row jj, row jj to the pivot's place */
+        if (rowner(L, jj) == L->myrow)
+            cblas_dcopy(jb, rec + R_DATA, 1, at(L, bc_g2l(jj, L->nb, L->nprow), c0), L->lda);
+        if (rowner(L, g) == L->myrow)
+            cblas_dcopy(jb, rec + R_DATA + jb, 1, at(L, bc_g2l(g, L->nb, L->nprow), c0), L->lda);
+    }
+    int w = j + jb - 1 - jj;
+    if (w > 0)
+        memcpy(L->row, rec + R_DATA + (jj - j) + 1, (size_t)w * sizeof *L->row);
+    return rec[R_DATA + (jj - j)];
+}
+
 /* Factors the panel of global columns j..j+jb-1 (run by its process column).
  * ipiv[jj] receives the global pivot row of column jj, or -1 if singular. */
 static void factor_panel(lu_t *L, int j, int jb, int *ipiv)
 {
+    if (L->fused) {
+        int c0 = bc_g2l(j, L->nb, L->npcol);
+        for (int jj = j; jj < j + jb; jj++) {
+            int lc = c0 + jj - j, g;
+            double vmax = pivot_fused(L, j, jb, jj, lc, &g);
+            ipiv[jj] = g;
+            if (g < 0 || vmax == 0.0)
+                return; /* singular */
+            int i1 = lrow(L, jj + 1), below = L->mloc - i1, w = j + jb - 1 - jj;
+            if (below > 0)
+                cblas_dscal(below, 1.0 / vmax, at(L, i1, lc), 1);
+            if (w > 0 && below > 0)
+                cblas_dger(CblasColMajor, below, w, -1.0, at(L, i1, lc), 1, L->row, 1, at(L, i1, lc + 1),
+                           L->lda);
+        }
+        return;
+    }
+
     int c0 = bc_g2l(j, L->nb, L->npcol);
     for (int jj = j; jj < j + jb; jj++) {
         int lc = c0 + jj - j, i0 = lrow(L, jj), cnt = L->mloc - i0;
@@ -418,7 +513,7 @@ static void residual(lu_t *L, const double *x, const double *b, double *rnorm, d
 static void usage(void)
 {
     fprintf(stderr, "usage: lu [--n N] [--nb NB] [--p P] [--q Q] [--row-top C] [--col-top C] "
-                    "[--lookahead 0|1] [--seed S] [--reps R] [--ring-schedule Q]\n"
+                    "[--lookahead 0|1] [--pivot fused|scalapack] [--seed S] [--reps R] [--ring-schedule Q]\n"
                     "  --row-top: a BLACS TOP, or N / W: HPL's modified rings 1ringM / 2ringM\n");
 }
 
@@ -427,7 +522,7 @@ int main(int argc, char **argv)
     int n = 2000, nb = 64, p = 0, q = 0, reps = 1;
     long seed = 1;
     char rowtop = ' ', coltop = ' ';
-    int iam, np, lookahead = 1, schedule = 0;
+    int iam, np, lookahead = 1, schedule = 0, fused = 1;
     Cblacs_pinfo(&iam, &np);
     for (int k = 1; k < argc; k++) {
         const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
@@ -448,6 +543,8 @@ int main(int argc, char **argv)
             rowtop = v[0];
         else if (ok && !strcmp(o, "--lookahead") && (!strcmp(v, "0") || !strcmp(v, "1")))
             lookahead = atoi(v);
+        else if (ok && !strcmp(o, "--pivot") && (!strcmp(v, "fused") || !strcmp(v, "scalapack")))
+            fused = !strcmp(v, "fused");
         else if (ok && !strcmp(o, "--ring-schedule") && atoi(v) >= 1)
             schedule = atoi(v);
         else if (ok && !strcmp(o, "--col-top") && strlen(v) == 1)
@@ -490,6 +587,7 @@ int main(int argc, char **argv)
     L.nb = nb;
     L.rowtop[0] = rowtop;
     L.lookahead = lookahead;
+    L.fused = fused;
     L.coltop[0] = coltop;
     Cblacs_get(0, 0, &L.ctxt);
     Cblacs_gridinit(&L.ctxt, "Row", p, q);
@@ -505,6 +603,7 @@ int main(int argc, char **argv)
     L.lw = malloc(((size_t)L.lda * nb + 1) * sizeof *L.lw);
     L.uw = malloc(((size_t)nb * (L.nloc + 1)) * sizeof *L.uw);
     L.row = malloc(((size_t)nb + 1) * sizeof *L.row);
+    L.rec = malloc(((size_t)R_DATA + 2 * (size_t)nb) * sizeof *L.rec);
     double *b = malloc((size_t)n * sizeof *b), *x = malloc((size_t)n * sizeof *x);
     double *s = malloc(((size_t)nb + 1) * sizeof *s), *xloc = malloc(((size_t)L.nloc + 1) * sizeof *xloc);
     int *ipiv = malloc((size_t)n * sizeof *ipiv);
@@ -551,16 +650,17 @@ int main(int argc, char **argv)
         double flops = 2.0 / 3.0 * n * (double)n * n + 2.0 * n * (double)n;
         if (singular)
             printf("lu: the matrix is singular to working precision\n");
-        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d time=%.3fs gflops=%.2f "
-               "residual=%.3g %s\n",
-               n, nb, p, q, rowtop, coltop, lookahead, best, flops / best / 1e9, worst_resid,
-               failed ? "FAILED" : "PASSED");
+        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s time=%.3fs "
+               "gflops=%.2f residual=%.3g %s\n",
+               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack", best,
+               flops / best / 1e9, worst_resid, failed ? "FAILED" : "PASSED");
         fflush(stdout);
     }
     free(L.a);
     free(L.lw);
     free(L.uw);
     free(L.row);
+    free(L.rec);
     free(b);
     free(x);
     free(s);

@@ -29,11 +29,11 @@
  * own work (ScaLAPACK's rings) while the pieces leave in order, each as
  * soon as it is copied; the buffer also waits for the missing notes, so
  * every note is received.  It is reclaimed by a later call's poll, or
- * waited for by blacs_freebuff and blacs_exit.  Only one message is left in
- * flight so: a root whose earlier buffers are still active (broadcasts in a
- * loop, faster than the children take them) sends straight and waits, the
- * children's pace being the one that matters then, and memory stays
- * bounded by the ready buffer.
+ * waited for by blacs_freebuff and blacs_exit.  At most DETACH_MAX send
+ * buffers are in flight so (a panel's pivots and the panel itself are two):
+ * a root with more still active (broadcasts in a loop, faster than the
+ * children take them) sends straight and waits, the children's pace being
+ * the one that matters then, and memory stays bounded.
  *
  *   cost of the notes: one empty message per child of the root, sent while
  *   the child waits anyway; the root only tests for them.
@@ -87,6 +87,9 @@ static int root_kids(const blx_xfer *x, const blx_place at[2], int ntrees, int *
     return n;
 }
 
+/* Send buffers in flight, at most, for a root to leave one more (header). */
+#define DETACH_MAX 4
+
 static unsigned long detached_count;
 
 unsigned long blx_tree_bcast_detached(void) { return detached_count; }
@@ -132,7 +135,7 @@ static int root_detached(const blx_xfer *x, const blx_cut *cut, const blx_place 
         if (ready || MPI_Wtime() - t0 >= budget)
             break;
     }
-    int detach = !ready && blx_buf_stats().active == 0;
+    int detach = !ready && blx_buf_stats().active < DETACH_MAX;
     if (detach)
         bcast_detached(x, cut, at, ntrees, note, n);
     else if (!ready)

@@ -13,7 +13,7 @@
  *     there, so the source sends straight from A (the counter unchanged);
  *   - a matrix with LDA > M at the source, receivers late: the same;
  *   - 20 broadcasts in a row to late receivers: each one right, in order
- *     (at most one is left in flight; the others wait for the receivers);
+ *     (a few are left in flight; the others wait for the receivers);
  *   - BLACS_GRIDEXIT right after a broadcast left in flight, the receivers
  *     still asleep: the receivers get it whole, on the grid the source has
  *     already freed; BLACS_EXIT then waits for the rest.
