@@ -159,6 +159,7 @@ blx_buf *blx_buf_take(size_t bytes, int ctxt, const char *routine)
     if (ready != NULL && ready->cap >= bytes) {
         blx_buf *b = ready;
         ready = NULL;
+        b->len = bytes;
         return b;
     }
     if (ready != NULL) { /* too small: LAWN 73 frees it and allocates the right size */
@@ -166,7 +167,9 @@ blx_buf *blx_buf_take(size_t bytes, int ctxt, const char *routine)
         ready = NULL;
     }
     size_t cap = bytes < BUF_MIN ? BUF_MIN : (bytes + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
-    return alloc_buf(cap, ctxt, routine);
+    blx_buf *b = alloc_buf(cap, ctxt, routine);
+    b->len = bytes;
+    return b;
 }
 
 MPI_Request *blx_buf_request(blx_buf *b, int ctxt, const char *routine)
@@ -254,6 +257,8 @@ void blx_scratch_free(void)
 
 blx_bufstats blx_buf_stats(void)
 {
-    blx_bufstats s = {nactive, ready != NULL, held, ready ? ready->cap : 0};
+    blx_bufstats s = {nactive, ready != NULL, held, ready ? ready->cap : 0, 0};
+    for (const blx_buf *b = active_head; b != NULL; b = b->next)
+        s.inflight += b->len;
     return s;
 }

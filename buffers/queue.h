@@ -26,6 +26,7 @@ typedef struct blx_buf {
     struct blx_buf *next; /* active queue link */
     char *data;
     size_t cap;       /* bytes usable at data */
+    size_t len;       /* bytes asked for by the send that took it */
     int nreq, capreq; /* requests in flight from this buffer */
     MPI_Request *req;
 } blx_buf;
@@ -35,6 +36,7 @@ typedef struct blx_bufstats {
     int ready;          /* 0 or 1 */
     size_t bytes;       /* bytes held by all buffers */
     size_t ready_bytes; /* capacity of the ready buffer */
+    size_t inflight;    /* bytes the active buffers' sends asked for */
 } blx_bufstats;
 
 /* Takes the ready buffer, grown to at least 'bytes' (allocating or waiting

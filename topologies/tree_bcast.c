@@ -19,9 +19,9 @@
  * (x->notes, set by the entry point for long broadcasts), each child of the
  * root sends an empty message to the root on x->side once its receives are
  * posted.  A root that finds every note there, or gets them within the
- * time its copy would take (alpha + n beta of the model; no wait with more
- * processes than processors, where waiting keeps the children off the
- * core), sends straight from its
+ * time its copy would take (alpha + n beta of the model: with more
+ * processes than processors the copy would keep the children off the core
+ * just as long as the wait), sends straight from its
  * buffer, as above (its children are receiving: no copy, and they get the
  * pieces soonest).  A root missing a note copies each piece into a send
  * buffer of the queue (buffers/queue.h), posts all its sends from there,
@@ -29,11 +29,13 @@
  * own work (ScaLAPACK's rings) while the pieces leave in order, each as
  * soon as it is copied; the buffer also waits for the missing notes, so
  * every note is received.  It is reclaimed by a later call's poll, or
- * waited for by blacs_freebuff and blacs_exit.  At most DETACH_MAX send
- * buffers are in flight so (a panel's pivots and the panel itself are two):
- * a root with more still active (broadcasts in a loop, faster than the
- * children take them) sends straight and waits, the children's pace being
- * the one that matters then, and memory stays bounded.
+ * waited for by blacs_freebuff and blacs_exit.  A root leaves a message so
+ * only while its send buffers in flight are fewer than DETACH_MAX and hold
+ * fewer bytes than the message (a panel's pivots may still be in flight when
+ * the panel goes): a root whose earlier messages are still unreceived
+ * (broadcasts in a loop, faster than the children take them) sends straight
+ * and waits, the children's pace being the one that matters then, and
+ * memory stays bounded by twice the message.
  *
  *   cost of the notes: one empty message per child of the root, sent while
  *   the child waits anyway; the root only tests for them.
@@ -127,7 +129,7 @@ static int root_detached(const blx_xfer *x, const blx_cut *cut, const blx_place 
     int n = root_kids(x, at, ntrees, kid), ready = 1;
     for (int j = 0; j < n; j++)
         blx_irecv(&e, NULL, 0, kid[j], &note[j]);
-    double budget = x->model->overlap ? x->model->alpha + (double)x->bytes * x->model->beta : 0.0;
+    double budget = x->model->alpha + (double)x->bytes * x->model->beta;
     for (double t0 = MPI_Wtime();;) {
         ready = 1;
         for (int j = 0; j < n; j++)
@@ -135,7 +137,8 @@ static int root_detached(const blx_xfer *x, const blx_cut *cut, const blx_place 
         if (ready || MPI_Wtime() - t0 >= budget)
             break;
     }
-    int detach = !ready && blx_buf_stats().active < DETACH_MAX;
+    blx_bufstats q = blx_buf_stats();
+    int detach = !ready && q.active < DETACH_MAX && q.inflight < x->bytes;
     if (detach)
         bcast_detached(x, cut, at, ntrees, note, n);
     else if (!ready)
