@@ -19,9 +19,8 @@
  * (x->notes, set by the entry point for long broadcasts), each child of the
  * root sends an empty message to the root on x->side once its receives are
  * posted.  A root that finds every note there, or gets them within the
- * time its copy would take (alpha + n beta of the model: with more
- * processes than processors the copy would keep the children off the core
- * just as long as the wait), sends straight from its
+ * time its copy would take (alpha + n beta of the model), sends straight
+ * from its
  * buffer, as above (its children are receiving: no copy, and they get the
  * pieces soonest).  A root missing a note copies each piece into a send
  * buffer of the queue (buffers/queue.h), posts all its sends from there,
