@@ -277,19 +277,20 @@ done
     echo "problems:  per run: $(for d in $drivers; do printf '%s %s  ' "$d" "${reps[$d]}"; done)"
 } >"$out/meta.txt"
 
-echo "run,case,driver,routine,n,nb,np,grid,side,trial,seconds,gflops,verdict,problems,wall_s,log" >"$out/runs.csv"
+echo "run,case,driver,routine,n,nb,np,grid,side,trial,seconds,gflops,verdict,problems,wall_s,log,load1" >"$out/runs.csv"
 nrun=0
 
 # run_one CASE NP SIDE TRIAL [VAR=VALUE...]: one launch of the driver in its
 # folder, its row in runs.csv; stops the script on a failure
 run_one() {
-    local c=$1 np=$2 side=$3 trial=$4 d st=0 t0 wall row log
+    local c=$1 np=$2 side=$3 trial=$4 d st=0 t0 wall row log load
     shift 4
     d=${c_driver[$c]}
     log=logs/$c-np$np-$side-t$trial.out
     local vars="LD_LIBRARY_PATH=$blas_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} OPENBLAS_NUM_THREADS=1"
     [ "${side#ours}" != "$side" ] && vars+=" LD_PRELOAD=$lib"
     [ $# -gt 0 ] && vars+=" $*"
+    load=$(cut -d' ' -f1 /proc/loadavg)
     t0=$EPOCHREALTIME
     (cd "$out/dat/$c-np$np" && LAUNCH_ENV=$vars LAUNCH_TIMEOUT=${APP_TIMEOUT:-600} launch "$np" \
         "$driver_dir/${bin[$d]}") >"$out/$log" 2>&1 || st=$?
@@ -299,14 +300,14 @@ run_one() {
     local head="$nrun,$c,$d,${routine[$d]},${c_n[$c]},$nb,$np,${g_p}x$g_q,$side,$trial" pst=0
     row=$(python3 bench/app_compare.py parse "$d" "${c_n[$c]}" "${c_reps[$c]}" "$out/$log") || pst=$?
     if [ "$st" = 0 ] && [ "$pst" = 0 ]; then
-        echo "$head,$row,$wall,$log" >>"$out/runs.csv"
+        echo "$head,$row,$wall,$log,$load" >>"$out/runs.csv"
         last=$row
         return 0
     fi
     if [ -n "$row" ]; then
-        echo "$head,$row,$wall,$log"
+        echo "$head,$row,$wall,$log,$load"
     else
-        echo "$head,,,$([ "$st" = 0 ] && echo missing || echo "exit-$st"),,$wall,$log"
+        echo "$head,,,$([ "$st" = 0 ] && echo missing || echo "exit-$st"),,$wall,$log,$load"
     fi >>"$out/runs.csv"
     tail -20 "$out/$log" | sed 's/^/  | /' >&2
     if [ "$pst" = 3 ] && [ "$d" = sepr ] && [ "${c_reps[$c]}" -gt 1 ]; then
