@@ -231,11 +231,13 @@ class Report:
         """The medians and ratios: a markdown table in summary.md, a narrower one on the terminal."""
         self.ratios = []
         md = ["| driver (routine, N) | np | grid | trials | GFLOPS ref | GFLOPS ours | GFLOPS ours/ref | s ref | "
-              "s ours | time ours/ref | best time ours/ref | pairs ours/ref min..max | ref/ref consecutive min..max | ref spread % | "
-              "ours spread % | launch s ref | launch s ours | launch ours/ref | verdicts |",
-              "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---|"]
+              "s ours | time ours/ref | best time ours/ref | pairs ours/ref min..max | ref/ref consecutive min..max | "
+              "time ratio vs ref/ref | ref spread % | ours spread % | launch s ref | launch s ours | launch ours/ref | "
+              "verdicts |",
+              "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---:|---:|---:|---:|---|"]
         term = [f"{'driver':<16}{'np':>3} {'GF ref':>7} {'GF ours':>7} {'GF o/r':>7} {'s ref':>8} {'s ours':>8} "
-                f"{'t o/r':>6} {'best':>6}  {'pairs o/r':<11}  {'ref/ref':<11} {'spr %':>6}  {'launch o/r':>10}  verdicts"]
+                f"{'t o/r':>6} {'best':>6}  {'pairs o/r':<12} {'ref/ref':<12} {'noise?':<7} {'spr %':>6}  "
+                f"{'launch o/r':>10}  verdicts"]
         for case, np in self.cases:
             tr, to = self.side(case, np, "ref", "seconds"), self.side(case, np, "ours", "seconds")
             if not tr or not to:
@@ -252,12 +254,14 @@ class Report:
             row = next(r for r in self.rows if r["case"] == case and int(r["np"]) == np)
             pr = f"{min(pairs):.3f}..{max(pairs):.3f}"
             cr = f"{min(cons):.3f}..{max(cons):.3f}" if cons else "-"
+            inside = "-" if not cons else "inside" if min(cons) <= rt <= max(cons) else "outside"
             md.append(f"| {row['driver']} ({row['routine']}, N={row['n']}) | {np} | {row['grid']} | {len(tr)} | "
                       f"{fmt(mgr, '.2f')} | {fmt(mgo, '.2f')} | {fmt(rg)} | {median(tr):.4f} | {median(to):.4f} | "
-                      f"{rt:.3f} | {rb:.3f} | {pr} | {cr} | {fmt(spread(tr), '.1f')} | {fmt(spread(to), '.1f')} | "
+                      f"{rt:.3f} | {rb:.3f} | {pr} | {cr} | {inside} | {fmt(spread(tr), '.1f')} | "
+                      f"{fmt(spread(to), '.1f')} | "
                       f"{median(wr):.2f} | {median(wo):.2f} | {rw:.3f} | {verdicts} |")
             term.append(f"{case:<16}{np:>3} {fmt(mgr, '7.2f')} {fmt(mgo, '7.2f')} {fmt(rg, '7.3f')} "
-                        f"{median(tr):8.4f} {median(to):8.4f} {rt:6.3f} {rb:6.3f}  {pr:<11}  {cr:<11} "
+                        f"{median(tr):8.4f} {median(to):8.4f} {rt:6.3f} {rb:6.3f}  {pr:<12} {cr:<12} {inside:<7} "
                         f"{fmt(spread(tr), '6.1f')}  {rw:10.3f}  {verdicts}")
             self.ratios.append((case, np, rg, rt, pairs, cons))
         print("\n".join(term))
@@ -510,7 +514,7 @@ def selftest():
             md = f.read()
         check("report: medians, ratios, pairs, ref/ref, spread", "| lu (PDGETRF+PDGETRS, N=800) | 2 | 1x2 | 3 | "
               f"{lu / 1e9:.2f} | {2 * lu / 1e9:.2f} | 2.000 | 1.0000 | 0.5000 | 0.500 | 0.500 | 0.500..0.500 | "
-              "0.818..1.100 | 20.0 | 20.0 | 2.00 | 1.00 | 0.500 | PASSED |" in md)
+              "0.818..1.100 | outside | 20.0 | 20.0 | 2.00 | 1.00 | 0.500 | PASSED |" in md)
         check("report: the noise line", "consecutive ref trials differ by 14.1% in the median, up to 18.2%" in md)
         check("report: the load line", "started: 0.50 to 1.50, median 1.50" in md)
         check("report: BLACS_STATS summed over processes (5 s: 2.5 s per process, 62% of a 4 s run, 80% waiting)",
