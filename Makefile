@@ -414,6 +414,7 @@ lu-compare: $(EX)/lu $(B)/bench/pdgesv_lu $(IDLE_SO)
 # BLACS and with this library preloaded, alternately, on OpenBLAS (serial);
 # medians, ratios and the ref-vs-ref noise (bench/app-compare.sh).
 APP_TRIALS ?= 5
+APP_ORDER ?= ref-first
 APP_NP ?= $(or $(NPROCS),2 4)
 APP_DRIVERS ?= lu llt qr sepr gemm
 APP_NB ?= 64
@@ -430,7 +431,7 @@ APP_GEMM_N ?= 400
 OPENBLAS_DIR ?= /usr/lib/x86_64-linux-gnu/openblas-serial
 app-compare: $(B)/$(SONAME) $(IDLE_SO)
 	MPIRUN="$(MPIRUN)" BLACS_LIB=$(B)/$(SONAME) APP_DRIVER_DIR=$(TESTER_DIR) OPENBLAS_DIR=$(OPENBLAS_DIR) \
-	    APP_TRIALS=$(APP_TRIALS) APP_NP="$(APP_NP)" APP_DRIVERS="$(APP_DRIVERS)" APP_NB=$(APP_NB) \
+	    APP_TRIALS=$(APP_TRIALS) APP_ORDER=$(APP_ORDER) APP_NP="$(APP_NP)" APP_DRIVERS="$(APP_DRIVERS)" APP_NB=$(APP_NB) \
 	    APP_LU_N="$(APP_LU_N)" APP_LLT_N="$(APP_LLT_N)" APP_QR_N="$(APP_QR_N)" APP_SEPR_N="$(APP_SEPR_N)" \
 	    APP_GEMM_N="$(APP_GEMM_N)" APP_LU_REPS=$(APP_LU_REPS) APP_LLT_REPS=$(APP_LLT_REPS) \
 	    APP_QR_REPS=$(APP_QR_REPS) APP_SEPR_REPS=$(APP_SEPR_REPS) APP_GEMM_REPS=$(APP_GEMM_REPS) \

@@ -21,7 +21,8 @@
 #      it to ScaLAPACK's own BLACS; dgemm_ binds to OpenBLAS in both.
 #   2. trial 0 (not timed): ref, then ours with BLACS_STATS=RUN/stats/CASE-npNP.csv
 #      (where the time inside the BLACS goes; also proves each driver ran on it).
-#   3. trials 1..APP_TRIALS: for each process count and driver, ref then ours.
+#   3. trials 1..APP_TRIALS: for each process count and driver, ref then ours
+#      (APP_ORDER=alternate: ours then ref in the even trials).
 #   4. bench/app_compare.py report: medians, ratios, the ref-vs-ref noise,
 #      the statistics, RUN/summary.md and RUN/app-compare.png.
 #
@@ -35,7 +36,8 @@
 #   APP_LU_N=800  APP_LLT_N=500  APP_QR_N=500  APP_SEPR_N=1300  APP_GEMM_N=400 (lists allowed)
 #   APP_LU_REPS=20  APP_LLT_REPS=200  APP_QR_REPS=40  APP_SEPR_REPS=1  APP_GEMM_REPS=200
 #                   problems per run (1 to 20 or a multiple of 20 up to 400; sepr 1 to 50)
-#   APP_TIMEOUT=600 (s, one run)  OPENBLAS_DIR=/usr/lib/x86_64-linux-gnu/openblas-serial
+#   APP_ORDER=ref-first|alternate  APP_TIMEOUT=600 (s, one run)
+#   OPENBLAS_DIR=/usr/lib/x86_64-linux-gnu/openblas-serial
 #   RESULTS=results  MPIRUN=mpirun
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +48,7 @@ trials=${APP_TRIALS:-5}
 nps=${APP_NP:-$NPROCS}
 drivers=${APP_DRIVERS:-lu llt qr sepr gemm}
 nb=${APP_NB:-64}
+order=${APP_ORDER:-ref-first}
 driver_dir=${APP_DRIVER_DIR:-/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests}
 blas_dir=${OPENBLAS_DIR:-/usr/lib/x86_64-linux-gnu/openblas-serial}
 declare -A sizes=([lu]=${APP_LU_N:-800} [llt]=${APP_LLT_N:-500} [qr]=${APP_QR_N:-500}
@@ -82,6 +85,7 @@ for d in $drivers; do
 done
 command -v python3 >/dev/null || die "python3 is missing (the parsing and the analysis need it)"
 [[ $trials =~ ^[0-9]+$ ]] || die "APP_TRIALS=$trials: a number"
+case $order in ref-first | alternate) ;; *) die "APP_ORDER=$order: ref-first or alternate" ;; esac
 
 # grid NP: the squarest P x Q, P <= Q
 grid() {
@@ -273,7 +277,7 @@ done
     echo "ours:      LD_PRELOAD=$lib"
     echo "blas:      $blas_dir ($(readlink -f "$blas_dir/libblas.so.3" | xargs basename)," \
         "$(dpkg-query -W -f '${Package} ${Version}' libopenblas0-serial 2>/dev/null || echo '?')), OPENBLAS_NUM_THREADS=1"
-    echo "options:   trials $trials; processes $nps; NB $nb; cases ${cases[*]}"
+    echo "options:   trials $trials ($order); processes $nps; NB $nb; cases ${cases[*]}"
     echo "problems:  per run: $(for d in $drivers; do printf '%s %s  ' "$d" "${reps[$d]}"; done)"
 } >"$out/meta.txt"
 
@@ -355,15 +359,22 @@ for np in $nps; do
     done
 done
 
-# 3. the trials: ref then ours, pair by pair
-echo "== 3. $trials trials: ref then ours (seconds: the driver's timed sections summed over the problems)"
+# 3. the trials, pair by pair: ref then ours (APP_ORDER=alternate: ours
+# first in the even trials, to see whether going second costs or helps)
+echo "== 3. $trials trials, $([ "$order" = ref-first ] && echo "ref then ours" ||
+    echo "ref then ours in odd trials, ours then ref in even ones")" \
+    "(seconds: the driver's timed sections summed over the problems)"
 for ((t = 1; t <= trials; t++)); do
+    sides="ref ours"
+    [ "$order" = alternate ] && ((t % 2 == 0)) && sides="ours ref"
     for np in $nps; do
         for c in "${cases[@]}"; do
-            run_one "$c" "$np" ref "$t"
-            printf '   t%d np=%s %-12s ref %s' "$t" "$np" "$c" "$(show)"
-            run_one "$c" "$np" ours "$t"
-            printf '| ours %s\n' "$(show)"
+            printf '   t%d np=%s %-12s' "$t" "$np" "$c"
+            for side in $sides; do
+                run_one "$c" "$np" "$side" "$t"
+                printf '%s %s ' "$([ "$side" = "${sides%% *}" ] || echo '|')" "$side $(show)"
+            done
+            echo
         done
     done
 done
