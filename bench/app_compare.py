@@ -297,6 +297,16 @@ class Report:
                      f"{100 * median(allcons):.1f}% in the median, up to {100 * max(allcons):.1f}%; the spread "
                      f"(max - min) / median of the ref trials is {median(spreads):.1f}% in the median case, "
                      f"{max(spreads):.1f}% at most.  A ratio ours/ref inside the ref/ref range is no difference.")
+        first = {True: [], False: []}  # per-pair time ratios ours/ref, by whether ref ran first (APP_ORDER)
+        runs = {(r["case"], r["np"], r["trial"], r["side"]): r for r in self.rows if r["side"] in ("ref", "ours")}
+        for (case, np, trial, side), o in runs.items():
+            r = runs.get((case, np, trial, "ref"))
+            if side == "ours" and r and float(r["seconds"]) > 0:
+                first[int(r["run"]) < int(o["run"])].append(float(o["seconds"]) / float(r["seconds"]))
+        if first[True] and first[False]:
+            self.out(f"Order: the pairs where ref ran first give a median time ratio ours/ref of "
+                     f"{median(first[True]):.3f} ({len(first[True])} pairs), those where ours ran first "
+                     f"{median(first[False]):.3f} ({len(first[False])} pairs).")
         vlvu = [r for r in self.rows if r["verdict"] == "FAILED-VLVU"]
         if vlvu:
             sides = {}
