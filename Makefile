@@ -111,7 +111,7 @@ ASAN_LIB := $(B)/asan/libblacs.a
 
 .PHONY: all lib check unit mpi-tests abi-check asan-check valgrind-check conformance demo install \
         uninstall clean topo-table examples example-tests lu-compare install-check lint format mpi-flavour \
-        mangling-check ilp64-tests man-check dist distcheck
+        mangling-check ilp64-tests man-check dist distcheck app-compare
 
 all: lib
 lib: $(SOLINK) $(ALIB) $(SOLINK64) $(ALIB64)
@@ -408,6 +408,34 @@ LU_Q ?= 2
 lu-compare: $(EX)/lu $(B)/bench/pdgesv_lu $(IDLE_SO)
 	MPIRUN="$(MPIRUN)" BUILD=$(B) BLACS_LIB=$(B)/$(SONAME) LU_ARGS="$(LU_ARGS)" LU_BLAS_DIR="$(LU_BLAS_DIR)" \
 	    bash bench/lu-compare.sh $(TRIALS) $(LU_N) $(LU_NB) $(LU_P) $(LU_Q)
+
+# ScaLAPACK's own drivers, the binaries Debian ships in $(TESTER_DIR) (xdlu,
+# xdllt, xdqr, xdsyevr, PBLAS/TIMING/dpb3tim), unchanged, on the reference
+# BLACS and with this library preloaded, alternately, on OpenBLAS (serial);
+# medians, ratios and the ref-vs-ref noise (bench/app-compare.sh).
+APP_TRIALS ?= 5
+APP_ORDER ?= ref-first
+APP_NP ?= $(or $(NPROCS),2 4)
+APP_DRIVERS ?= lu llt qr sepr gemm
+APP_NB ?= 64
+APP_LU_REPS ?= 20
+APP_LLT_REPS ?= 200
+APP_QR_REPS ?= 40
+APP_SEPR_REPS ?= 1
+APP_GEMM_REPS ?= 200
+APP_LU_N ?= 800
+APP_LLT_N ?= 500
+APP_QR_N ?= 500
+APP_SEPR_N ?= 1300
+APP_GEMM_N ?= 400
+OPENBLAS_DIR ?= /usr/lib/x86_64-linux-gnu/openblas-serial
+app-compare: $(B)/$(SONAME) $(IDLE_SO)
+	MPIRUN="$(MPIRUN)" BLACS_LIB=$(B)/$(SONAME) APP_DRIVER_DIR=$(TESTER_DIR) OPENBLAS_DIR=$(OPENBLAS_DIR) \
+	    APP_TRIALS=$(APP_TRIALS) APP_ORDER=$(APP_ORDER) APP_NP="$(APP_NP)" APP_DRIVERS="$(APP_DRIVERS)" APP_NB=$(APP_NB) \
+	    APP_LU_N="$(APP_LU_N)" APP_LLT_N="$(APP_LLT_N)" APP_QR_N="$(APP_QR_N)" APP_SEPR_N="$(APP_SEPR_N)" \
+	    APP_GEMM_N="$(APP_GEMM_N)" APP_LU_REPS=$(APP_LU_REPS) APP_LLT_REPS=$(APP_LLT_REPS) \
+	    APP_QR_REPS=$(APP_QR_REPS) APP_SEPR_REPS=$(APP_SEPR_REPS) APP_GEMM_REPS=$(APP_GEMM_REPS) \
+	    bash bench/app-compare.sh
 
 example-tests: $(EXAMPLES) $(B)/tools/topo_table $(IDLE_SO)
 	MPIRUN="$(MPIRUN)" bash test/examples.sh $(EX)

@@ -10,6 +10,8 @@
 #      non-zero with "VERIFY FAILED"
 #   4. analyze on the tiny run: summary.md with its tables, every PNG
 #   5. analyze's numbers on synthetic data with known fits, RE and ratios
+#   6. make app-compare's parsing (bench/app_compare.py selftest): the
+#      ScaLAPACK drivers' result lines, their failures, the report's numbers
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -206,6 +208,13 @@ if analyze "$syn" >"$tmp/out" 2>&1; then
     else bad "synthetic run lacks:$missing" "$syn/summary.md"; fi
 else
     bad "analyze on synthetic data" "$tmp/out"
+fi
+
+echo "bench-check: 6. make app-compare's parsing and analysis on the drivers' printed formats"
+if python3 bench/app_compare.py selftest >"$tmp/out" 2>&1; then
+    ok "app_compare.py selftest: $(grep -c '^  ok' "$tmp/out") checks"
+else
+    bad "app_compare.py selftest" "$tmp/out"
 fi
 
 echo "bench-check: $passed passed, $failed failed ($((SECONDS - t0)) s)"
