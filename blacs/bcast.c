@@ -19,10 +19,10 @@
  * copy and its wait for the notes would only take the core from the
  * receivers it is waiting for (ring broadcasts in a loop on 4 processes
  * of 2 cores ran 1.3 to 2.4 times longer), so the source sends straight
- * from A as before.  The sends left
- * in flight complete during later calls; blacs_gridexit leaves them to MPI,
- * which keeps a freed communicator alive until they are done, and
- * blacs_freebuff (WAIT != 0) and blacs_exit wait for them.
+ * from A as before.  The sends left in flight complete during later calls;
+ * blacs_gridexit leaves them to MPI, which keeps a freed communicator alive
+ * until they are done, and blacs_freebuff (WAIT != 0) and blacs_exit wait
+ * for them.
  */
 #include "../topologies/topology.h"
 #include "agree.h"

@@ -20,9 +20,8 @@
  * root sends an empty message to the root on x->side once its receives are
  * posted.  A root that finds every note there, or gets them within the
  * time its copy would take (alpha + n beta of the model), sends straight
- * from its
- * buffer, as above (its children are receiving: no copy, and they get the
- * pieces soonest).  A root missing a note copies each piece into a send
+ * from its buffer, as above (its children are receiving: no copy, and they
+ * get the pieces soonest).  A root missing a note copies each piece into a send
  * buffer of the queue (buffers/queue.h), posts all its sends from there,
  * and returns at once: a process that broadcasts a panel goes back to its
  * own work (ScaLAPACK's rings) while the pieces leave in order, each as
@@ -41,8 +40,9 @@
  *
  * With a second tree (x->tree2), pieces
  * alternate: piece i follows tree i mod 2, and each tree's pieces go on as
- * they come, never waiting for the other tree's.  Broadcasts are globally
- * blocking, so the buffer may be the user's matrix itself.
+ * they come, never waiting for the other tree's.  Every process but a root
+ * that left its sends in flight returns only when its part is done, so
+ * the buffer may be the user's matrix itself.
  *
  *   cost: model.h, a pipelined tree: (L + (k - 1) D)(alpha + n beta / k)
  */
