@@ -19,6 +19,7 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     pass 2 t_direct crowded
     for np in 2 3 4; do pass $np t_detach; done
     pass 3 t_detach crowded
+    pass 3 t_detach network
 else
     pass 4 t_support
     pass 6 t_p2p

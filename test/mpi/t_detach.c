@@ -17,11 +17,12 @@
  *   - BLACS_GRIDEXIT right after a broadcast left in flight, the receivers
  *     still asleep: the receivers get it whole, on the grid the source has
  *     already freed; BLACS_EXIT then waits for the rest.
- * The grids are made under the model of a core per process (overlap = 1,
- * BLACS_MODEL), whatever the machine.  With the argument "crowded", the
- * model of more processes than processors (overlap = 0): the source never
- * leaves a message in flight (bcast.c), so every case expects it to wait,
- * and the data must be right all the same.
+ * The grids are made under the model of shared memory with a core per
+ * process (overlap = 1, window 2, BLACS_MODEL), whatever the machine.  With
+ * the argument "crowded", the model of more processes than processors
+ * (overlap = 0), and with "network" a network link's (window 1): there the
+ * source never leaves a message in flight (bcast.c), so every case expects
+ * it to wait, and the data must be right all the same.
  */
 #include <time.h>
 
@@ -45,7 +46,7 @@ static unsigned long detached_since(void)
 #define LATE_MS 300
 
 /* One broadcast of an m x n matrix (LDA lda at the source) from {0,0}. */
-static int crowded;
+static int crowded; /* or a network: the source always waits */
 
 static void one(int ctxt, int me, char top, int m, int n, int lda, int receivers_late, int salt)
 {
@@ -147,8 +148,12 @@ static void exit_in_flight(int np, int me)
 
 int main(int argc, char **argv)
 {
-    crowded = argc > 1 && strcmp(argv[1], "crowded") == 0;
-    setenv("BLACS_MODEL", crowded ? "alpha=1e-4,beta=2.5e-10,overlap=0" : "alpha=1e-6,beta=2.5e-10,overlap=1",
+    const char *mode = argc > 1 ? argv[1] : "";
+    crowded = strcmp(mode, "crowded") == 0 || strcmp(mode, "network") == 0;
+    setenv("BLACS_MODEL",
+           !strcmp(mode, "crowded")   ? "alpha=1e-4,beta=2.5e-10,overlap=0"
+           : !strcmp(mode, "network") ? "alpha=1e-6,beta=1e-10,window=1,overlap=1"
+                                      : "alpha=1e-6,beta=2.5e-10,window=2,overlap=1",
            1);
     mpitest_start();
     int me = mt_rank, np = mt_size, ctxt;
