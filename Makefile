@@ -25,6 +25,7 @@ VERSION  := $(SOMAJOR).$(call vpart,MINOR).$(call vpart,PATCH)
 PREFIX   ?= /usr/local
 LIBDIR   ?= $(PREFIX)/lib
 INCDIR   ?= $(PREFIX)/include
+BINDIR   ?= $(PREFIX)/bin
 DESTDIR  ?=
 
 MPI      ?= openmpi
@@ -71,7 +72,11 @@ WERROR   ?= $(if $(wildcard .git),-Werror)
 WARN     := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 FWARN    := -Wall $(WERROR)
 STD      := -std=c11 -D_POSIX_C_SOURCE=200809L
-LIBFLAGS := $(STD) $(WARN) -fPIC -fvisibility=hidden -Iblacs
+# Where the library looks for a tuning file (blacs-tune's) when
+# BLACS_MODEL_FILE is not set: fixed when the library is built.
+SYSCONFDIR ?= $(PREFIX)/etc
+MODEL_FILE := -DBLX_MODEL_FILE_DEFAULT='"$(SYSCONFDIR)/blacs/model"'
+LIBFLAGS := $(STD) $(WARN) -fPIC -fvisibility=hidden -Iblacs $(MODEL_FILE)
 
 # Quiet by default; V=1 shows the commands.
 ifeq ($(V),1)
@@ -109,7 +114,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 ASAN_OBJ := $(patsubst %.c,$(B)/asan/%.o,$(LIBSRC))
 ASAN_LIB := $(B)/asan/libblacs.a
 
-.PHONY: all lib check unit mpi-tests abi-check asan-check valgrind-check conformance demo install \
+.PHONY: FORCE all lib check unit mpi-tests abi-check asan-check valgrind-check conformance demo install \
         uninstall clean topo-table examples example-tests lu-compare install-check lint format mpi-flavour \
         mangling-check ilp64-tests man-check dist distcheck app-compare
 
@@ -133,6 +138,15 @@ $(B)/mpi-flavour:
 	    *) echo "MPI=$(MPI) but $(MPICC)'s mpi.h is $$(cat $@.tmp): pass MPICC=, MPIFC= and MPIRUN= of $(MPI)"; \
 	       rm -f $@.tmp; exit 1 ;; esac
 mpi-flavour: $(B)/mpi-flavour
+
+# The tuning file's place, compiled into blacs/machine.c and blacs-tune:
+# rebuilt when SYSCONFDIR (or PREFIX) changes, so that `make install
+# PREFIX=...` installs a library that looks under that prefix.
+$(B)/sysconfdir: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(SYSCONFDIR)' | cmp -s - $@ 2>/dev/null || echo '$(SYSCONFDIR)' >$@
+$(B)/obj/blacs/machine.o $(B)/obj64/blacs/machine.o $(B)/tools/blacs-tune: $(B)/sysconfdir
+FORCE:
 
 $(B)/obj/%.o: %.c $(HEADERS) | $(B)/mpi-flavour
 	@mkdir -p $(dir $@)
@@ -267,7 +281,7 @@ ilp64-tests: $(ILP64_BIN) $(IDLE_SO)
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== $$t"; $$t || exit 1; done
 
-mpi-tests: $(MPIT_BIN) $(MPIT_FBIN) $(IDLE_SO)
+mpi-tests: $(MPIT_BIN) $(MPIT_FBIN) $(B)/tools/blacs-tune $(IDLE_SO)
 	MPIRUN="$(MPIRUN)" bash test/run-mpi.sh $(B)/test/mpi
 
 abi-check: lib
@@ -346,6 +360,12 @@ $(B)/tools/topo_table: tools/topo_table.c $(ALIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< $(ALIB) -lm
+
+# blacs-tune: measures the machine and writes a tuning file (README).
+$(B)/tools/blacs-tune: tools/blacs_tune.c $(ALIB)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(MODEL_FILE) $(LDFLAGS) -o $@ $< $(ALIB) -lm
 
 topo-table: $(B)/tools/topo_table
 	@$(B)/tools/topo_table 8 13
@@ -493,9 +513,10 @@ PC_SED = -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|
 PC_LP64  = -e 's|@LIBNAME@|$(LIBNAME)|g; s|@INTEGERS@|LP64: 32-bit INTEGER|; s|@ILP64_CFLAGS@||'
 PC_ILP64 = -e 's|@LIBNAME@|$(LIBNAME64)|g; s|@INTEGERS@|ILP64: 64-bit INTEGER|; s|@ILP64_CFLAGS@| -DBLACS_ILP64|'
 
-install: lib
+install: lib $(B)/tools/blacs-tune
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(CMAKEDIR) \
-	    $(DESTDIR)$(MAN3DIR)
+	    $(DESTDIR)$(MAN3DIR) $(DESTDIR)$(BINDIR)
+	install -m 755 $(B)/tools/blacs-tune $(DESTDIR)$(BINDIR)/blacs-tune-$(MPI)
 	install -m 755 $(SOLIB) $(SOLIB64) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SOLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(notdir $(SOLIB64)) $(DESTDIR)$(LIBDIR)/$(SONAME64)
@@ -515,6 +536,7 @@ ifeq ($(UNFLAVOURED),yes)
 	ln -sf lib$(LIBNAME64).so $(DESTDIR)$(LIBDIR)/libblacs64.so
 	ln -sf lib$(LIBNAME64).a $(DESTDIR)$(LIBDIR)/libblacs64.a
 	ln -sf $(PCFILE64) $(DESTDIR)$(LIBDIR)/pkgconfig/blacs64.pc
+	ln -sf blacs-tune-$(MPI) $(DESTDIR)$(BINDIR)/blacs-tune
 endif
 
 # Removes this flavour; the unflavoured links only if they point at it, the
@@ -524,7 +546,9 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE) $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64).so* \
 	      $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64).a $(DESTDIR)$(LIBDIR)/pkgconfig/$(PCFILE64) \
 	      $(DESTDIR)$(LIBDIR)/lib$(LIBNAME)-keep.o $(DESTDIR)$(LIBDIR)/lib$(LIBNAME64)-keep.o \
-	      $(DESTDIR)$(CMAKEDIR)/blacs-$(MPI)-targets.cmake
+	      $(DESTDIR)$(CMAKEDIR)/blacs-$(MPI)-targets.cmake $(DESTDIR)$(BINDIR)/blacs-tune-$(MPI)
+	@[ "$$(readlink $(DESTDIR)$(BINDIR)/blacs-tune)" = blacs-tune-$(MPI) ] && \
+	    rm -f $(DESTDIR)$(BINDIR)/blacs-tune || true
 	@cd $(DESTDIR)$(LIBDIR) 2>/dev/null || exit 0; \
 	for f in libblacs.so:lib$(LIBNAME).so libblacs.a:lib$(LIBNAME).a pkgconfig/blacs.pc:$(PCFILE) \
 	         libblacs64.so:lib$(LIBNAME64).so libblacs64.a:lib$(LIBNAME64).a pkgconfig/blacs64.pc:$(PCFILE64); do \

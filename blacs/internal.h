@@ -133,6 +133,14 @@ BLX_INTERNAL void blx_stats(int ctxt);
 /* --- machine.c: a new grid's cost models and nodes, and its scopes' --- */
 BLX_INTERNAL void blx_machine_init(blx_ctx *c, const char *routine);
 BLX_INTERNAL void blx_machine_free(blx_ctx *c);
+/* The node of every process of comm (np of them; this one is vpid), named
+ * by the lowest rank on it: MPI_COMM_TYPE_SHARED, or BLACS_NODES as process
+ * 0 reads it; collective over comm; free() the result. */
+BLX_INTERNAL int *blx_machine_nodes(const char *routine, MPI_Comm comm, int np, int vpid);
+/* Processes the launcher started on this node (Open MPI, MPICH's Hydra),
+ * or 0 if it does not say: with more than the processors, the node's
+ * model is crowded (blx_model_crowd). */
+BLX_INTERNAL int blx_machine_node_processes(void);
 
 /* --- support.c --- */
 BLX_INTERNAL void blx_pinfo(blacs_int *mypnum, blacs_int *nprocs);

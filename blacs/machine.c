@@ -6,12 +6,16 @@
  * values: routes and plans depend on them, and every member must choose
  * what the others choose.
  *
+ * The models: see grid_models; a tuning file's syntax: model.h
+ * (blx_model_parse_file).
+ *
  * Nodes: the processes MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) puts
  * together (under SimGrid's SMPI: the processes of one simulated host), or
  * BLACS_NODES, a testing aid that splits the grid into that many "nodes"
  * on any machine: "N" puts consecutive grid processes together (blocks of
  * ceil(P/N)), "N:cyclic" deals them out round robin.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +23,9 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "probe.h"
 
-/* Processes the launcher started on this node (Open MPI, MPICH's Hydra),
- * or 0 if it does not say. */
-static int node_processes(void)
+int blx_machine_node_processes(void)
 {
     const char *names[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -37,53 +40,10 @@ static int node_processes(void)
 
 /* Process 0 of a grid that spans nodes times messages to the first grid
  * process of another node (the peer), once a job (process 0 keeps what it
- * found for later grids): the fastest of PROBE_TRIES round trips of 8
- * bytes is 2 alpha; of PROBE_BYTES answered by 8 bytes, 2 alpha + n beta.
- * Both are rounded to two significant digits, so that the usual jitter of
- * a network seldom changes a choice between runs (BLACS_MODEL pins them).
- * Under SimGrid's SMPI it finds the simulated platform's values. */
-#define PROBE_TRIES 4
-#define PROBE_BYTES ((size_t)1 << 20)
+ * found for later grids): round trips of 8 bytes and of BLX_PROBE_BYTES,
+ * and a sum (probe.h).  Under SimGrid's SMPI it finds the simulated
+ * platform's values. */
 #define PROBE_TAG 0 /* nobody else sends on the grid before process 0 has measured */
-
-static double two_digits(double x)
-{
-    double unit = x > 0 ? pow(10, floor(log10(x)) - 1) : 0;
-    return x > 0 ? round(x / unit) * unit : 0;
-}
-
-/* Seconds per byte of adding vectors of doubles, the fastest of
- * PROBE_TRIES, rounded as the rest (none where computing takes no time, as
- * in a simulation that does not simulate it). */
-static double fold_time(char *buf)
-{
-    double *a = (double *)(void *)buf, best = 1e30;
-    size_t n = PROBE_BYTES / 2 / sizeof *a;
-    memset(buf, 0, PROBE_BYTES);
-    for (int t = 0; t < PROBE_TRIES; t++) {
-        double t0 = MPI_Wtime();
-        for (size_t i = 0; i < n; i++)
-            a[i] += a[n + i];
-        double dt = MPI_Wtime() - t0;
-        best = dt < best ? dt : best;
-    }
-    return two_digits(best / (double)(n * sizeof *a));
-}
-
-/* The fastest of PROBE_TRIES round trips: n bytes there, 8 back (process 0). */
-static double round_trip(const char *routine, MPI_Comm comm, int peer, char *buf, size_t n)
-{
-    double best = 1e30;
-    for (int t = 0; t < PROBE_TRIES; t++) {
-        double t0 = MPI_Wtime();
-        blx_check_mpi(-1, routine, MPI_Send(buf, (int)n, MPI_BYTE, peer, PROBE_TAG, comm), "MPI_Send");
-        blx_check_mpi(-1, routine, MPI_Recv(buf, 8, MPI_BYTE, peer, PROBE_TAG, comm, MPI_STATUS_IGNORE),
-                      "MPI_Recv");
-        double dt = MPI_Wtime() - t0;
-        best = dt < best ? dt : best;
-    }
-    return best;
-}
 
 /* Process 0 (learning: measure; else tell the peer there is nothing to
  * answer) and the peer. */
@@ -95,55 +55,107 @@ static void probe(const char *routine, MPI_Comm comm, int vpid, int peer, int le
     else
         blx_check_mpi(-1, routine, MPI_Recv(&go, 1, MPI_INT, 0, PROBE_TAG, comm, MPI_STATUS_IGNORE),
                       "MPI_Recv");
-    char *buf = go ? malloc(PROBE_BYTES) : NULL;
+    char *buf = go ? malloc(BLX_PROBE_BYTES) : NULL;
     if (go && buf == NULL)
         blx_fatal(-1, routine, "out of memory");
-    for (int t = 0; go && vpid != 0 && t < 2 * PROBE_TRIES; t++) { /* the peer answers */
-        MPI_Status st;
-        blx_check_mpi(-1, routine, MPI_Recv(buf, (int)PROBE_BYTES, MPI_BYTE, 0, PROBE_TAG, comm, &st),
-                      "MPI_Recv");
-        blx_check_mpi(-1, routine, MPI_Send(buf, 8, MPI_BYTE, 0, PROBE_TAG, comm), "MPI_Send");
-    }
+    if (go && vpid != 0)
+        blx_probe_answer(routine, comm, 0, PROBE_TAG, buf, 2 * BLX_PROBE_TRIES);
     if (go && vpid == 0) {
-        off->gamma = fold_time(buf);
-        double small = round_trip(routine, comm, peer, buf, 8),
-               large = round_trip(routine, comm, peer, buf, PROBE_BYTES);
-        off->alpha = two_digits(small / 2);
-        off->beta = two_digits(large > small ? (large - small) / (double)PROBE_BYTES : 0);
+        off->gamma = blx_probe_fold(buf);
+        double small = blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, 8),
+               large = blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, BLX_PROBE_BYTES);
+        blx_probe_link(small, large, &off->alpha, &off->beta);
     }
     free(buf);
 }
 
-/* The cost models of a new grid, on a node (m[0]) and between nodes (m[1]):
- * the defaults for process 0's node (more processes than processors there:
- * blx_model_for_node) and for a network, the network's measured where the
- * grid spans nodes, or BLACS_MODEL over both, as process 0 of the grid
- * reads them. */
+/* ---- a tuning file ---- */
+
+/* Where the library looks for a tuning file when BLACS_MODEL_FILE is not
+ * set (the Makefile's SYSCONFDIR). */
+#ifndef BLX_MODEL_FILE_DEFAULT
+#define BLX_MODEL_FILE_DEFAULT "/usr/local/etc/blacs/model"
+#endif
+#define MODEL_FILE_MAX (64 << 10)
+
+/* Process 0: the tuning file over m (BLACS_MODEL_FILE; unset: the default
+ * place, if there is a file there; empty: none).  Returns 1 if a file was
+ * read; *net: it sets the network's model. */
+static int read_model_file(const char *routine, blx_model m[2], int *net)
+{
+    const char *env = getenv("BLACS_MODEL_FILE"), *path = env != NULL ? env : BLX_MODEL_FILE_DEFAULT;
+    const char *what = env != NULL ? "BLACS_MODEL_FILE=" : "the tuning file ";
+    *net = 0;
+    if (*path == '\0')
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (f == NULL && env == NULL && errno == ENOENT)
+        return 0;
+    if (f == NULL)
+        blx_fatal(-1, routine, "%s'%s' cannot be read: %s", what, path, strerror(errno));
+    char *text = malloc(MODEL_FILE_MAX + 1);
+    if (text == NULL)
+        blx_fatal(-1, routine, "out of memory");
+    size_t n = fread(text, 1, MODEL_FILE_MAX + 1, f);
+    int failed = ferror(f);
+    fclose(f);
+    if (failed || n > MODEL_FILE_MAX)
+        blx_fatal(-1, routine, "%s'%s' cannot be read: %s", what, path,
+                  failed ? "read error" : "longer than 64 KiB: not a tuning file");
+    text[n] = '\0';
+    int line = blx_model_parse_file(text, &m[0], &m[1], net);
+    if (line > 0) {
+        const char *p = text;
+        for (int l = 1; l < line; l++)
+            p = strchr(p, '\n') + 1;
+        blx_fatal(-1, routine,
+                  "%s'%s', line %d: '%.*s' is not a cost model: expected name=value pairs separated by "
+                  "commas (names alpha, beta, gamma, overhead, window, overlap, each alone or after node. or "
+                  "net.), '#' comments and blank lines, as blacs-tune writes them",
+                  what, path, line, (int)strcspn(p, "\n"), p);
+    }
+    free(text);
+    return 1;
+}
+
+/* The cost models of a new grid, on a node (m[0]) and between nodes (m[1]),
+ * as process 0 of the grid finds them, weakest first: the defaults; a
+ * tuning file; the network measured, where the grid spans nodes and
+ * neither BLACS_MODEL nor the file gives it; more processes than
+ * processors on process 0's node (blx_model_crowd); BLACS_MODEL. */
 static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int *id, int np, blx_model m[2])
 {
     static blx_model learned; /* process 0's measurement, once a job */
     static int have;
-    m[0] = blx_model_for_node(node_processes(), (int)sysconf(_SC_NPROCESSORS_ONLN));
-    m[1] = blx_model_network(&m[0]);
     const char *text = getenv("BLACS_MODEL");
+    int file = 0, file_net = 0, procs = blx_machine_node_processes(),
+        cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    m[0] = blx_model_default();
+    m[1] = blx_model_network(&m[0]);
+    if (vpid == 0)
+        file = read_model_file(routine, m, &file_net);
+    int peer = 1, measure = text == NULL && !file_net;
+    while (peer < np && id[peer] == id[0])
+        peer++;
+    if (peer < np && (vpid == 0 || vpid == peer)) {
+        if (vpid == 0 && have && measure)
+            m[1] = learned;
+        probe(routine, comm, vpid, peer, measure && !have, &m[1]);
+        if (vpid == 0 && measure) {
+            learned = m[1], have = 1;
+            if (!file)
+                m[0].gamma = m[1].gamma; /* folding is the same anywhere */
+        }
+    }
+    blx_model_crowd(&m[0], procs, cpus);
+    if (procs > cpus && cpus > 0) /* folding shares the processors wherever the other end is */
+        m[1].gamma = fmax(m[1].gamma, m[0].gamma);
     if (vpid == 0 && text != NULL && blx_model_parse_levels(text, &m[0], &m[1]) != 0)
         blx_fatal(-1, routine,
                   "BLACS_MODEL='%s' is not a cost model: expected name=value pairs separated by commas, "
                   "names alpha, beta, gamma, overhead (seconds, seconds per byte), window (1 to 64) "
                   "and overlap (0 or 1), each alone (both levels) or after node. or net. (one level)",
                   text);
-    int peer = 1;
-    while (peer < np && id[peer] == id[0])
-        peer++;
-    if (peer < np && (vpid == 0 || vpid == peer)) {
-        if (vpid == 0 && have && text == NULL)
-            m[1] = learned;
-        probe(routine, comm, vpid, peer, text == NULL && !have, &m[1]);
-        if (vpid == 0 && text == NULL) {
-            learned = m[1], have = 1;
-            m[0].gamma = m[1].gamma; /* folding is the same anywhere */
-        }
-    }
     blx_check_mpi(-1, routine, MPI_Bcast(m, 2 * sizeof *m, MPI_BYTE, 0, comm), "MPI_Bcast");
 }
 
@@ -168,7 +180,7 @@ static void fake_nodes(const char *routine, int np, int *count, int *cyclic)
 
 /* The node of every grid process: a name shared by the processes of one
  * node (the lowest grid rank among them). */
-static int *grid_nodes(const char *routine, MPI_Comm comm, int np, int vpid)
+int *blx_machine_nodes(const char *routine, MPI_Comm comm, int np, int vpid)
 {
     int *id = malloc((size_t)np * sizeof *id), fake[2] = {0, 0};
     if (id == NULL)
@@ -214,7 +226,7 @@ static void scope_nodes(const char *routine, blx_scope *s, const int *id, const 
 
 void blx_machine_init(blx_ctx *c, const char *routine)
 {
-    int np = c->nprow * c->npcol, *id = grid_nodes(routine, c->comm, np, c->vpid);
+    int np = c->nprow * c->npcol, *id = blx_machine_nodes(routine, c->comm, np, c->vpid);
     blx_model m[2];
     grid_models(routine, c->comm, c->vpid, id, np, m);
     c->model = m[0];

@@ -9,7 +9,9 @@
 #   - the analysis writes its table and plots;
 #   - nodes: p = 32 on sim/nodes16.xml, placed round robin (2 processes per
 #     host), no BLACS_MODEL, the MPI collectives of three selectors, and
-#     make sim-nodes' summary (sim/nodes-table.sh) keeps the fastest.
+#     make sim-nodes' summary (sim/nodes-table.sh) keeps the fastest;
+#   - blacs-tune on two hosts of sim/nodes16.xml finds the platform's alpha
+#     and beta, and a grid reads its file (the set-up times are printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SIM_SIZES=8,64K,3M,4M SIM_TOPS=_IS1H SIM_PRIVATE_MAX=16M SIM_SHARED_ABOVE=56M SIM_REF=
@@ -75,4 +77,24 @@ awk -F, 'FILENAME ~ /ratios/ { if (FNR > 1) { k = $3 SUBSEP $6; best[k] = $8 + 0
           exit bad || n != 8 }' "$work"/nodes/nodes16-rr/*.csv "$work/nodes/ratios.csv" || fail "ratios.csv: the best MPI"
 grep -q "^| 'I' |" "$work/nodes/table.md" || fail "nodes table.md lacks a row"
 echo "sim-check: nodes16, round robin, p = 32: three selectors, $work/nodes/table.md"
+# blacs-tune on nodes16 (two hosts, by node): the platform's own values
+# (sim/nodes16.xml: 12.5 GB/s and 1 us between hosts, a loopback of 20 GB/s);
+# a grid that reads its file measures nothing
+mkdir -p "$work/tune"
+SIM_PLACE=node
+sim_platform
+hf=$(hostfile "$work/tune" 32)
+"$SMPIRUN" -quiet -np 32 -platform "$PLATFORM" -hostfile "$hf" "${SIM_CFG[@]}" "$BUILD/sim/blacs-tune" \
+    -o "$work/tune/model" 2>"$work/tune/log" || { cat "$work/tune/log" >&2; fail "blacs-tune"; }
+for v in net.alpha=1e-06 net.beta=8e-11 node.beta=5e-11 net.window=1; do
+    grep -qx "$v" "$work/tune/model" || { cat "$work/tune/model" >&2; fail "blacs-tune: no $v"; }
+done
+took=()
+for f in "" "$work/tune/model"; do
+    BLACS_MODEL_FILE=$f "$SMPIRUN" -quiet -np 32 -platform "$PLATFORM" -hostfile "$hf" "${SIM_CFG[@]}" \
+        "$BUILD/sim/simbench" --sizes 8 --tops _ --ops bcast --mpi no >/dev/null 2>"$work/tune/init.log" ||
+        fail "simbench after blacs-tune"
+    took[${#took[@]}]=$(sed -n 's/^simbench: Cblacs_gridinit took \([0-9.]*\) us.*/\1/p' "$work/tune/init.log")
+done
+echo "sim-check: blacs-tune found nodes16's alpha and beta; Cblacs_gridinit on 32 processes: ${took[0]} us measuring, ${took[1]} us with its file"
 echo "sim-check: all passed in $((SECONDS - t0)) s"

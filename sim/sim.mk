@@ -56,6 +56,8 @@ $(SIM_B)/obj/%.o: %.c $(HEADERS)
 # in one real process): let those loops vectorize.
 $(SIM_B)/simbench $(SIM_B)/simbench-ref: SIM_FLAGS += -O3
 
+$(SIM_B)/obj/blacs/machine.o $(SIM_B)/blacs-tune: $(B)/sysconfdir
+
 $(SIM_LIB): $(SIM_OBJ)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -71,6 +73,12 @@ $(SIM_B)/simbench-ref: sim/simbench.c blacs/blacs.h $(SIM_REF_LIB)
 	$(call say,SMPICC,$<)
 	$(Q)$(SMPICC) $(SIM_FLAGS) -DSIM_IMPL='"ref"' -o $@ $< $(SIM_REF_LIB)
 
+# blacs-tune on the simulated machine: it must find the platform's values.
+$(SIM_B)/blacs-tune: tools/blacs_tune.c $(HEADERS) $(SIM_LIB)
+	@mkdir -p $(dir $@)
+	$(call say,SMPICC,$<)
+	$(Q)$(SMPICC) $(SIM_FLAGS) $(MODEL_FILE) -o $@ $< $(SIM_LIB) -lm
+
 SIM_BINS := $(SIM_B)/simbench $(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)
 
 .PHONY: sim sim-nodes sim-check sim-build
@@ -83,5 +91,5 @@ sim: $(SIM_BINS)
 sim-nodes: $(SIM_BINS)
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" SIM_REF="$(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)" bash sim/nodes.sh
 
-sim-check: $(SIM_B)/simbench
+sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/check.sh

@@ -396,7 +396,10 @@ int main(int argc, char **argv)
     int bme, bnp, nprow, npcol, myrow, mycol;
     Cblacs_pinfo(&bme, &bnp);
     Cblacs_get(0, 0, &ctxt);
+    double t0 = MPI_Wtime();
     Cblacs_gridinit(&ctxt, "Row", 1, np);
+    if (me == 0) /* its nodes and, unless told (BLACS_MODEL, a tuning file), the network measured */
+        fprintf(stderr, "simbench: Cblacs_gridinit took %.1f us on process 0\n", (MPI_Wtime() - t0) * 1e6);
     Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
     if (nprow != 1 || npcol != np || myrow != 0 || mycol != me || bme != me)
         die("unexpected grid on process %d", me);

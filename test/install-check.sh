@@ -27,7 +27,9 @@
 #      (CMake puts the library after ScaLAPACK): the BLACS ERROR;
 #   6. C++: a program using the header with string literals builds with
 #      g++ -Wall -Wextra -pedantic-errors and the pkg-config line, and runs;
-#   7. the manual pages are installed (man/, test/man-check.sh checks them).
+#   7. the manual pages are installed (man/, test/man-check.sh checks them);
+#   8. blacs-tune, under its flavoured name, and the library look for the
+#      tuning file under the prefix installed to.
 # MPI, MPICC, MPIRUN, B (the build folder) and SCALAPACK come from make.
 set -eu
 MPI=${MPI:-openmpi}
@@ -65,7 +67,16 @@ else
     [ ! -e "$root/lib/libblacs.so" ] && [ ! -e "$root/lib/pkgconfig/blacs.pc" ] && [ ! -e "$root/lib/libblacs64.so" ] ||
         fail "the $MPI install made unflavoured names"
 fi
+# blacs-tune, flavoured, and looking for its file under the prefix (it says where in --help)
+"$root/bin/blacs-tune-$MPI" --help 2>/dev/null | grep -q "^  /opt/blacs/etc/blacs/model$" ||
+    fail "bin/blacs-tune-$MPI --help does not name /opt/blacs/etc/blacs/model"
+strings "$root/lib/lib$name.so.$version" | grep -qx /opt/blacs/etc/blacs/model ||
+    fail "lib$name.so does not look for its tuning file under the prefix"
+if [ "$MPI" = openmpi ]; then
+    [ "$(readlink "$root/bin/blacs-tune")" = "blacs-tune-$MPI" ] || fail "bin/blacs-tune is not a link to blacs-tune-$MPI"
+fi
 others=$(cd "$root" && find . -type f -o -type l | grep -v -e "$name" -e "$name64" -e '^./include/blacs.h$' \
+    -e "^./bin/blacs-tune\(-$MPI\)\?$" \
     -e '^./include/blacs_ilp64.h$' -e '^./lib/libblacs\(64\)\?\.\(so\|a\)$' -e '^./lib/pkgconfig/blacs\(64\)\?\.pc$' \
     -e '^./lib/cmake/blacs/blacsConfig\(Version\)\?\.cmake$' -e '^./share/man/man3/blacs.*\.3$' || true)
 [ -z "$others" ] || fail "installed names without the flavour: $others"

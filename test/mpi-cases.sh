@@ -56,6 +56,8 @@ err "BLACS_GRIDINIT: Illegal grid \(3 x 3\), #procs=4" grid_too_big
 err "BLACS_GRIDINIT: Illegal grid \(0 x 2\)" grid_zero
 err "BLACS_GRIDINIT: BLACS_NODES='3:round' is not a split of the 4 processes into nodes" bad_nodes
 err "BLACS_GRIDINIT: BLACS_MODEL='alpha=1e-6,net.beta=1e-10,node.speed=2' is not a cost model" bad_model_level
+err "BLACS_GRIDINIT: BLACS_MODEL_FILE='[^']*/t_errors.model', line 3: 'node.alpha=1e-6 beta=2e-10' is not a cost model" bad_model_file
+err "BLACS_GRIDINIT: BLACS_MODEL_FILE='/nonexistent/blacs-model' cannot be read: No such file or directory" missing_model_file
 err "BLACS_GRIDMAP: USERMAP\(1,2\) = 1: rank 1 is placed twice" gridmap_twice
 err "No system context corresponding to BLACS system context handle 55" bad_syshandle
 err "BLACS_GRIDEXIT: Trying to exit an already freed context" gridexit_twice
@@ -106,8 +108,14 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 8 12; do pass $np t_streams; done
     # scopes over nodes (BLACS_NODES) and the two-level algorithms
     for np in 4 5 6; do pass $np t_nodes; done
+    # a tuning file is every grid's model; blacs-tune writes one the library reads back
+    for np in 2 4; do pass $np t_tuning; done
+    tuned=$log/tuned.model
+    MPI_ENV=BLACS_NODES=2 warn 4 "blacs-tune: wrote $tuned \\(4 processes, 2 nodes\\)" ../../tools/blacs-tune -o "$tuned"
+    pass 4 t_tuning "$tuned"
 else
     pass 4 t_nodes
+    pass 2 t_tuning
     pass 3 t_longmsg
     pass 8 t_longmsg network
 fi

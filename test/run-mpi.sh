@@ -16,7 +16,8 @@
 # failure, and the full run (not SANITIZED, not VALGRIND) also fails when a
 # program built in DIR is named by no case.
 # Processes beyond the machine's cores are oversubscribed.  SANITIZED=1 runs
-# the subset that the AddressSanitizer/UBSan build covers; VALGRIND=1 (with
+# the subset that the AddressSanitizer/UBSan build covers; MPI_ENV="VAR=VALUE ..."
+# (set for one case) passes more variables to its processes; VALGRIND=1 (with
 # VALGRIND_CMD="valgrind OPTIONS") the subset run under memcheck.
 # MPIRUN names the launcher (Open MPI's mpirun by default, or MPICH's
 # mpiexec.mpich): tools/launcher.sh knows its options and how it shows an
@@ -47,7 +48,8 @@ mpi() { # SECONDS NP PROG ARGS... -> status; output in $log/out, $log/err
     shift
     # shellcheck disable=SC2206 # VALGRIND_CMD="valgrind OPTIONS": split on purpose
     [ "${VALGRIND:-0}" = 1 ] && runner=(${VALGRIND_CMD:-valgrind})
-    launcher_cmd "$np" ASAN_OPTIONS UBSAN_OPTIONS
+    # shellcheck disable=SC2086 # MPI_ENV="VAR=VALUE ...": more variables for the processes
+    launcher_cmd "$np" ASAN_OPTIONS UBSAN_OPTIONS ${MPI_ENV:-}
     launcher_direct "$log/ranks"
     timeout -k 10 "$secs" "${LAUNCH_CMD[@]}" "${runner[@]}" "$dir/$prog" "$@" >"$log/out" 2>"$log/err"
     st=$?

@@ -27,15 +27,20 @@ blx_model blx_model_default(void)
 /* With more processes than processors every message waits for its
  * receiver to be scheduled: a large alpha keeps the default away from
  * pipelines whose every piece would wait so (doc/performance.md). */
+void blx_model_crowd(blx_model *m, int procs, int cpus)
+{
+    if (procs > 0 && cpus > 0 && procs > cpus) {
+        m->alpha = fmax(m->alpha, BLX_MODEL_OVERSUBSCRIBED_ALPHA);
+        m->overlap = 0;
+        /* folding shares the processors too */
+        m->gamma = fmax(m->gamma, BLX_MODEL_OVERSUBSCRIBED_GAMMA);
+    }
+}
+
 blx_model blx_model_for_node(int procs, int cpus)
 {
     blx_model m = blx_model_default();
-    if (procs > 0 && cpus > 0 && procs > cpus) {
-        m.alpha = BLX_MODEL_OVERSUBSCRIBED_ALPHA;
-        m.overlap = 0;
-        /* folding shares the processors too */
-        m.gamma = BLX_MODEL_OVERSUBSCRIBED_GAMMA;
-    }
+    blx_model_crowd(&m, procs, cpus);
     return m;
 }
 
@@ -92,6 +97,45 @@ int blx_model_parse_levels(const char *text, blx_model *on, blx_model *off)
     }
     *on = v[0];
     *off = v[1];
+    return 0;
+}
+
+static int isblank_or_cr(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+int blx_model_parse_file(const char *text, blx_model *on, blx_model *off, int *net)
+{
+    blx_model v[2] = {*on, *off};
+    int sets_net = 0, line = 1;
+    for (const char *p = text; *p != '\0'; line++) {
+        size_t n = strcspn(p, "\n");
+        char item[256]; /* the line without its comment, and blanks only beside '=' and ',' */
+        size_t len = 0, end = 0;
+        while (end < n && p[end] != '#')
+            end++;
+        for (size_t i = 0; i < end; i++) {
+            if (isblank_or_cr(p[i])) {
+                size_t j = i;
+                while (j + 1 < end && isblank_or_cr(p[j + 1]))
+                    j++;
+                if (len > 0 && j + 1 < end && !strchr("=,", item[len - 1]) && !strchr("=,", p[j + 1]))
+                    return line; /* "beta=1 0" */
+                i = j;
+                continue;
+            }
+            if (len + 1 == sizeof item)
+                return line;
+            item[len++] = p[i];
+        }
+        item[len] = '\0';
+        if (len > 0 && blx_model_parse_levels(item, &v[0], &v[1]) != 0)
+            return line;
+        for (const char *q = item; len > 0 && *q != '\0'; q += strcspn(q, ","), q += *q == ',')
+            sets_net |= strncmp(q, "node.", 5) != 0;
+        p += n + (p[n] == '\n');
+    }
+    *on = v[0];
+    *off = v[1];
+    *net = sets_net;
     return 0;
 }
 

@@ -83,6 +83,9 @@ BLX_INTERNAL blx_model blx_model_default(void);
 #define BLX_MODEL_OVERSUBSCRIBED_ALPHA 1e-4
 #define BLX_MODEL_OVERSUBSCRIBED_GAMMA 2.5e-10
 BLX_INTERNAL blx_model blx_model_for_node(int procs, int cpus);
+/* The same over a given model (a tuning file's): *m's alpha and gamma at
+ * least the values above, overlap 0, where procs > cpus. */
+BLX_INTERNAL void blx_model_crowd(blx_model *m, int procs, int cpus);
 /* Reads "alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1" (any subset,
  * any order) over *m; returns 0, or -1 (and *m unchanged) on anything else. */
 BLX_INTERNAL int blx_model_parse(const char *text, blx_model *m);
@@ -90,6 +93,12 @@ BLX_INTERNAL int blx_model_parse(const char *text, blx_model *m);
  * both, "node.name" only the model on a node (*on), "net.name" only the
  * network's between nodes (*off); -1 (and both unchanged) on anything else. */
 BLX_INTERNAL int blx_model_parse_levels(const char *text, blx_model *on, blx_model *off);
+/* A tuning file (blacs-tune writes one; README): lines of the syntax above,
+ * blank lines, and '#' to the end of a line a comment.  Returns 0, or the
+ * number of the first line that is not a model (1 for the first; *on and
+ * *off unchanged then); *net: 1 if the file sets a value of the network (a
+ * name with net. or alone), else 0. */
+BLX_INTERNAL int blx_model_parse_file(const char *text, blx_model *on, blx_model *off, int *net);
 
 /* The network between nodes when nothing better is known: a message
  * crosses two cards (BLX_MODEL_NET_ALPHA), at BLX_MODEL_NET_BETA a byte,

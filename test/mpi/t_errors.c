@@ -25,7 +25,18 @@ int main(int argc, char **argv)
         setenv("BLACS_NODES", "3:round", 1);
     if (!strcmp(what, "bad_model_level"))
         setenv("BLACS_MODEL", "alpha=1e-6,net.beta=1e-10,node.speed=2", 1);
+    if (!strcmp(what, "missing_model_file"))
+        setenv("BLACS_MODEL_FILE", "/nonexistent/blacs-model", 1);
     mpitest_start();
+    if (!strcmp(what, "bad_model_file") && mt_rank == 0) { /* only process 0 reads it */
+        static char path[4096];
+        snprintf(path, sizeof path, "%.4000s.model", argv[0]);
+        FILE *f = fopen(path, "w");
+        if (f == NULL || fputs("# a tuning file\ngamma=1e-11\nnode.alpha=1e-6 beta=2e-10\n", f) < 0 ||
+            fclose(f))
+            return 2;
+        setenv("BLACS_MODEL_FILE", path, 1);
+    }
     int ctxt, nprow, npcol, myrow, mycol;
     double a[64] = {0};
     Cblacs_get(0, 0, &ctxt);

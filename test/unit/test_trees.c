@@ -336,6 +336,62 @@ static void check_network_choices(void)
           "bad model names accepted");
 }
 
+/* A tuning file (blacs-tune's): lines of BLACS_MODEL's syntax, comments,
+ * blank lines and blanks beside '=' and ','; the first bad line's number,
+ * and nothing changed, on anything else; whether it sets the network. */
+static void check_model_file(void)
+{
+    blx_model on = blx_model_default(), off = blx_model_network(&on), on0 = on, off0 = off;
+    int net = -1;
+    const char *good = "# written by blacs-tune\n"
+                       "gamma=3.3e-11\n"
+                       "\n"
+                       "node.alpha = 8.3e-07 , node.beta=2.2e-10   # on the node\r\n"
+                       "\tnode.window=4\n"
+                       "net.alpha=2.4e-06\n"
+                       "net.beta=7.5e-11";
+    CHECK(blx_model_parse_file(good, &on, &off, &net) == 0, "a tuning file refused");
+    CHECK(on.alpha == 8.3e-07 && on.beta == 2.2e-10 && on.window == 4 && on.gamma == 3.3e-11 &&
+              on.overhead == on0.overhead && off.alpha == 2.4e-06 && off.beta == 7.5e-11 &&
+              off.gamma == 3.3e-11 && off.window == off0.window && net == 1,
+          "tuning file read as node alpha %g beta %g window %d gamma %g, net alpha %g beta %g gamma %g (net "
+          "%d)",
+          on.alpha, on.beta, on.window, on.gamma, off.alpha, off.beta, off.gamma, net);
+    on = on0, off = off0;
+    CHECK(blx_model_parse_file("node.alpha=1e-6\n# net.alpha=1\n", &on, &off, &net) == 0 && net == 0 &&
+              off.alpha == off0.alpha,
+          "a file of node values only sets the network (net %d, net alpha %g)", net, off.alpha);
+    CHECK(blx_model_parse_file("", &on, &off, &net) == 0 && net == 0, "an empty tuning file refused");
+    struct {
+        const char *text;
+        int line;
+    } bad[] = {
+        {"alpha=1e-6\nbeta=1 0\n", 2},                  /* a blank inside a number */
+        {"# ok\n\nnode.speed=2\n", 3},                  /* no such name */
+        {"alpha==1e-6\n", 1},                           /* two signs */
+        {"net.window=0\n", 1},                          /* out of range */
+        {"alpha=-1\n", 1},                              /* negative */
+        {"alpha\n", 1},                                 /* no value */
+        {"gamma=1e-11\nnode.alpha=1e-6 beta=2e-10", 2}, /* a blank between pairs */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        on = on0, off = off0, net = -1;
+        int line = blx_model_parse_file(bad[i].text, &on, &off, &net);
+        CHECK(line == bad[i].line && memcmp(&on, &on0, sizeof on) == 0 &&
+                  memcmp(&off, &off0, sizeof off) == 0,
+              "tuning file '%s': bad line %d, expected %d (or the models changed)", bad[i].text, line,
+              bad[i].line);
+    }
+    /* a tuning file's node model on more processes than processors: the
+     * waits still count, and a larger value from the file stays */
+    blx_model c = on0;
+    c.alpha = 5e-4;
+    c.gamma = 1e-11;
+    blx_model_crowd(&c, 4, 2);
+    CHECK(c.alpha == 5e-4 && c.gamma == BLX_MODEL_OVERSUBSCRIBED_GAMMA && c.overlap == 0,
+          "crowded tuned model: alpha %g gamma %g overlap %d", c.alpha, c.gamma, c.overlap);
+}
+
 /* The one table of algorithms (topology.h) and what is derived from it:
  * every row's name is the one its BLX_ALGORITHMS entry gives, its letters
  * answer to it and are in the registry's string once, its row and run
@@ -606,6 +662,7 @@ int main(void)
     }
     check_registry();
     check_network_choices();
+    check_model_file();
     /* the pictures in the topology files */
     blx_tree *t = blx_tree_build(9, blx_alg_general_tree.tree, '2', 2);
     CHECK(t && blx_tree_nkids(t, 0) == 4 && blx_tree_kids(t, 0)[0] == 6 && blx_tree_kids(t, 0)[1] == 3 &&
