@@ -71,11 +71,6 @@ static void probe(const char *routine, MPI_Comm comm, int vpid, int peer, int le
 
 /* ---- a tuning file ---- */
 
-/* Where the library looks for a tuning file when BLACS_MODEL_FILE is not
- * set (the Makefile's SYSCONFDIR). */
-#ifndef BLX_MODEL_FILE_DEFAULT
-#define BLX_MODEL_FILE_DEFAULT "/usr/local/etc/blacs/model"
-#endif
 #define MODEL_FILE_MAX (64 << 10)
 
 /* Process 0: the tuning file over m (BLACS_MODEL_FILE; unset: the default

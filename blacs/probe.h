@@ -17,6 +17,12 @@
 
 #include "../base/visibility.h"
 
+/* Where the library looks for a tuning file (blacs-tune's) when
+ * BLACS_MODEL_FILE is not set: the Makefile's SYSCONFDIR/blacs/model. */
+#ifndef BLX_MODEL_FILE_DEFAULT
+#define BLX_MODEL_FILE_DEFAULT "/usr/local/etc/blacs/model"
+#endif
+
 #define BLX_PROBE_TRIES 4
 #define BLX_PROBE_BYTES ((size_t)1 << 20)
 

@@ -36,10 +36,6 @@
 #define STREAM 100 /* sends timed for the overhead */
 #define WINDOW_MAX 64
 
-#ifndef BLX_MODEL_FILE_DEFAULT
-#define BLX_MODEL_FILE_DEFAULT "/usr/local/etc/blacs/model"
-#endif
-
 typedef struct level {
     const char *name; /* "node" or "net" */
     int peers[WINDOW_MAX];
