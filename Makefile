@@ -497,6 +497,7 @@ MPINAME := $(if $(filter openmpi,$(MPI)),Open MPI,MPICH)
 CMAKEDIR ?= $(LIBDIR)/cmake/blacs
 MANDIR   ?= $(PREFIX)/share/man
 MAN3DIR  := $(MANDIR)/man3
+MAN1DIR  := $(MANDIR)/man1
 semi = $(subst $(eval) ,;,$(strip $(1)))
 MPI_INCDIRS = $(if $(filter openmpi,$(MPI)),$(shell $(MPICC) --showme:incdirs),\
               $(patsubst -I%,%,$(filter -I%,$(shell $(MPICC) -compile_info))))
@@ -515,7 +516,7 @@ PC_ILP64 = -e 's|@LIBNAME@|$(LIBNAME64)|g; s|@INTEGERS@|ILP64: 64-bit INTEGER|; 
 
 install: lib $(B)/tools/blacs-tune
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(CMAKEDIR) \
-	    $(DESTDIR)$(MAN3DIR) $(DESTDIR)$(BINDIR)
+	    $(DESTDIR)$(MAN3DIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BINDIR)
 	install -m 755 $(B)/tools/blacs-tune $(DESTDIR)$(BINDIR)/blacs-tune-$(MPI)
 	install -m 755 $(SOLIB) $(SOLIB64) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SOLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -529,6 +530,7 @@ install: lib $(B)/tools/blacs-tune
 	sed $(CMAKE_SED) link/blacsConfigVersion.cmake.in >$(DESTDIR)$(CMAKEDIR)/blacsConfigVersion.cmake
 	sed $(CMAKE_SED) link/blacs-targets.cmake.in >$(DESTDIR)$(CMAKEDIR)/blacs-$(MPI)-targets.cmake
 	install -m 644 man/*.3 $(DESTDIR)$(MAN3DIR)/
+	install -m 644 man/*.1 $(DESTDIR)$(MAN1DIR)/
 ifeq ($(UNFLAVOURED),yes)
 	ln -sf lib$(LIBNAME).so $(DESTDIR)$(LIBDIR)/libblacs.so
 	ln -sf lib$(LIBNAME).a $(DESTDIR)$(LIBDIR)/libblacs.a
@@ -555,7 +557,8 @@ uninstall:
 	    [ "$$(readlink $${f%%:*})" = "$${f#*:}" ] && rm -f $${f%%:*}; done; \
 	ls libblacs-*.so.$(SOMAJOR) >/dev/null 2>&1 || { rm -f $(DESTDIR)$(INCDIR)/blacs.h \
 	    $(DESTDIR)$(INCDIR)/blacs_ilp64.h $(DESTDIR)$(CMAKEDIR)/blacsConfig*.cmake; \
-	    for m in man/*.3; do rm -f $(DESTDIR)$(MAN3DIR)/$${m#man/}; done; }
+	    for m in man/*.3; do rm -f $(DESTDIR)$(MAN3DIR)/$${m#man/}; done; \
+	    for m in man/*.1; do rm -f $(DESTDIR)$(MAN1DIR)/$${m#man/}; done; }
 
 clean:
 	rm -rf $(B)

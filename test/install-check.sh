@@ -76,7 +76,7 @@ if [ "$MPI" = openmpi ]; then
     [ "$(readlink "$root/bin/blacs-tune")" = "blacs-tune-$MPI" ] || fail "bin/blacs-tune is not a link to blacs-tune-$MPI"
 fi
 others=$(cd "$root" && find . -type f -o -type l | grep -v -e "$name" -e "$name64" -e '^./include/blacs.h$' \
-    -e "^./bin/blacs-tune\(-$MPI\)\?$" \
+    -e "^./bin/blacs-tune\(-$MPI\)\?$" -e '^./share/man/man1/blacs-tune\.1$' \
     -e '^./include/blacs_ilp64.h$' -e '^./lib/libblacs\(64\)\?\.\(so\|a\)$' -e '^./lib/pkgconfig/blacs\(64\)\?\.pc$' \
     -e '^./lib/cmake/blacs/blacsConfig\(Version\)\?\.cmake$' -e '^./share/man/man3/blacs.*\.3$' || true)
 [ -z "$others" ] || fail "installed names without the flavour: $others"
@@ -256,5 +256,6 @@ echo "install-check: 6. C++ with g++ -Wall -Wextra -pedantic-errors and pkg-conf
 for m in blacs blacs_gesd2d blacs_gebs2d blacs_gsum2d blacs_gridinit blacs_gerva2d blacs_gamx2d; do
     [ -e "$root/share/man/man3/$m.3" ] || fail "man page $m.3 not installed"
 done
-echo "install-check: 7. $(find "$root/share/man/man3" -name '*.3' | wc -l) manual pages in share/man/man3"
+[ -e "$root/share/man/man1/blacs-tune.1" ] || fail "man page blacs-tune.1 not installed"
+echo "install-check: 7. $(find "$root/share/man/man3" -name '*.3' | wc -l) manual pages in share/man/man3, blacs-tune.1 in man1"
 echo "install-check: passed"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/man-check.sh - checks the manual pages (man/*.3).
+# test/man-check.sh - checks the manual pages (man/*.3, and the commands' man/*.1).
 #
 #   bash test/man-check.sh [MANDIR]        (MANDIR defaults to man/ of this tree)
 #
@@ -67,7 +67,13 @@ for f in "$mandir"/*; do
     name=$(basename "$f")
     case $name in
     *.3) ;;
-    *) problem "$name: not a section 3 page (name.3)"; continue ;;
+    *.1) # a command's page (blacs-tune): .TH names it, section 1, as the others' source and manual
+        th=$(sed -n '/^\.TH /{p;q;}' "$f")
+        want=$(basename "$name" .1 | tr '[:lower:]' '[:upper:]')
+        th3=$(sed -n '/^\.TH /{p;q;}' "$mandir/blacs.3")
+        [ "$th" = ".TH $want 1 ${th3#.TH BLACS 3 }" ] ||
+            problem "$name: .TH must be '.TH $want 1 ${th3#.TH BLACS 3 }', is: $th" ;;
+    *) problem "$name: not a manual page (name.3, or a command's name.1)"; continue ;;
     esac
     pages=$((pages + 1))
     for dev in utf8 ascii; do
