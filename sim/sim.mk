@@ -71,9 +71,16 @@ $(SIM_B)/simbench-ref: sim/simbench.c blacs/blacs.h $(SIM_REF_LIB)
 	$(call say,SMPICC,$<)
 	$(Q)$(SMPICC) $(SIM_FLAGS) -DSIM_IMPL='"ref"' -o $@ $< $(SIM_REF_LIB)
 
+# examples/lu.c with its BLAS as simulated time (sim/lu_simblas.h) and its
+# large arrays in SMPI's shared memory, for make sim-lu (sim/lu.sh).
+$(SIM_B)/lu: examples/lu.c examples/distrib.c examples/distrib.h sim/lu_simblas.h blacs/blacs.h $(SIM_LIB)
+	@mkdir -p $(dir $@)
+	$(call say,SMPICC,$<)
+	$(Q)$(SMPICC) $(SIM_FLAGS) -DLU_SIM_FLOPS -Iexamples -Isim -o $@ examples/lu.c examples/distrib.c $(SIM_LIB) -lm
+
 SIM_BINS := $(SIM_B)/simbench $(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)
 
-.PHONY: sim sim-nodes sim-check sim-build
+.PHONY: sim sim-nodes sim-check sim-build sim-lu sim-lu-rates
 
 sim-build: $(SIM_BINS)
 
@@ -83,5 +90,20 @@ sim: $(SIM_BINS)
 sim-nodes: $(SIM_BINS)
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" SIM_REF="$(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)" bash sim/nodes.sh
 
-sim-check: $(SIM_B)/simbench
+sim-check: $(SIM_B)/simbench $(SIM_B)/lu
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/check.sh
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/lu-check.sh
+
+# examples/lu.c at scale (sim/lu.sh; options SIM_LU_*, sim/README.md)
+sim-lu: $(SIM_B)/lu
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/lu.sh
+
+# one core's DGEMM and memory rates, the defaults of sim-lu (sim/lu_rates.c)
+LU_RATES_BLAS ?= /usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas.so.0
+$(SIM_B)/lu_rates: sim/lu_rates.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) $(STD) $(WARN) -o $@ $< $(LU_RATES_BLAS)
+
+sim-lu-rates: $(SIM_B)/lu_rates
+	OPENBLAS_NUM_THREADS=1 $(SIM_B)/lu_rates $(or $(SIM_LU_NB),64)
