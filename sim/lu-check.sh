@@ -33,6 +33,6 @@ for f in "$csv" "$work/slow/runs.csv"; do
 done
 a=$(awk -F, '$7 == "_" && $9 == 1 { print $13 }' "$csv")
 b=$(awk -F, 'NR == 2 { print $13 }' "$work/b/runs.csv")
-[ -n "$a" ] && [ "$a" = "$b" ] || fail "two identical simulations gave $a s and $b s"
+if [ -z "$a" ] || [ "$a" != "$b" ]; then fail "two identical simulations gave $a s and $b s"; fi
 grep -q "^| 'N' |" "$work/a/table.md" || fail "table.md lacks row TOP 'N'"
 echo "sim-check: lu: 16 processes, N = 1024: 8 runs, $rows in the table, deterministic ($a s), under the peak, $((SECONDS - t0)) s"
