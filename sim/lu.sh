@@ -10,11 +10,11 @@
 #   SIM_LU_PLATFORMS="flat nodes16"   flat (sim/cluster.xml), nodes16, nodes64; a
 #                                 platform with too few cores for p is skipped
 #   SIM_LU_PLACE=node             ranks on a node platform's hosts (node or rr)
-#   SIM_LU_N=                     the order; default 2048 x sqrt(p), rounded down to
-#                                 a multiple of NB: every process holds about 2048 x 2048
+#   SIM_LU_N=                     the order; default 1024 x sqrt(p), rounded down to
+#                                 a multiple of NB: every process holds about 1024 x 1024
 #   SIM_LU_NB=64
 #   SIM_LU_ROW_TOPS=_ISMNW        lu's --row-top letters ('_' = the blank TOP)
-#   SIM_LU_COL_TOPS=_SM           lu's --col-top letters
+#   SIM_LU_COL_TOPS=_             lu's --col-top letters
 #   SIM_LU_LOOKAHEAD="0 1"
 #   SIM_LU_PIVOT=fused            or scalapack
 #   SIM_LU_GFLOPS=42 SIM_LU_GBPS=60   one core's DGEMM rate and memory rate
@@ -30,7 +30,7 @@ SIM_LU_PLACE=${SIM_LU_PLACE:-node}
 SIM_LU_N=${SIM_LU_N:-}
 SIM_LU_NB=${SIM_LU_NB:-64}
 SIM_LU_ROW_TOPS=${SIM_LU_ROW_TOPS:-_ISMNW}
-SIM_LU_COL_TOPS=${SIM_LU_COL_TOPS:-_SM}
+SIM_LU_COL_TOPS=${SIM_LU_COL_TOPS:-_}
 SIM_LU_LOOKAHEAD=${SIM_LU_LOOKAHEAD:-0 1}
 SIM_LU_PIVOT=${SIM_LU_PIVOT:-fused}
 SIM_LU_GFLOPS=${SIM_LU_GFLOPS:-42}
@@ -64,7 +64,7 @@ CSV=$OUT/runs.csv
     echo "simgrid:   $($SMPIRUN -version 2>/dev/null | head -1)"
     echo "commit:    $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (modified)')"
     echo "p:         $SIM_LU_P on $SIM_LU_PLATFORMS (placement $SIM_LU_PLACE)"
-    echo "lu:        N ${SIM_LU_N:-2048 sqrt(p)} NB $SIM_LU_NB row TOPs $SIM_LU_ROW_TOPS col TOPs $SIM_LU_COL_TOPS look-ahead $SIM_LU_LOOKAHEAD pivot $SIM_LU_PIVOT"
+    echo "lu:        N ${SIM_LU_N:-1024 sqrt(p)} NB $SIM_LU_NB row TOPs $SIM_LU_ROW_TOPS col TOPs $SIM_LU_COL_TOPS look-ahead $SIM_LU_LOOKAHEAD pivot $SIM_LU_PIVOT"
     echo "core:      DGEMM/DTRSM $SIM_LU_GFLOPS GFLOP/s, level 1-2 $SIM_LU_GBPS GB/s"
     echo "smpi:      ${SIM_CFG[*]} ${SIM_LU_CFG[*]}"
 } >>"$OUT/meta.txt"
@@ -82,7 +82,7 @@ for platform in $SIM_LU_PLATFORMS; do
         fi
         P=$(awk -v p="$p" 'BEGIN { r = int(sqrt(p)); while (p % r) r--; print r }')
         Q=$((p / P))
-        n=${SIM_LU_N:-$(awk -v p="$P" -v q="$Q" -v nb="$SIM_LU_NB" 'BEGIN { n = 2048 * sqrt(p * q); print int(n / nb) * nb }')}
+        n=${SIM_LU_N:-$(awk -v p="$P" -v q="$Q" -v nb="$SIM_LU_NB" 'BEGIN { n = 1024 * sqrt(p * q); print int(n / nb) * nb }')}
         hf=$(hostfile "$OUT" "$p")
         mv "$hf" "$OUT/hostfile-$platform-$p"
         hf=$OUT/hostfile-$platform-$p
