@@ -35,7 +35,7 @@ END {
             for (k = 1; k <= nc[m]; k++) {
                 if ((m, r, cl[m, k]) in t) {
                     v = t[m, r, cl[m, k]]
-                    s = sprintf("%.4g s (%.2f)", v, f[m, r, cl[m, k]])
+                    s = sprintf("%.5f s (%.2f)", v, f[m, r, cl[m, k]])
                     printf " %s |", v + 0 == best[m] ? "**" s "**" : s
                 } else printf " |"
             }
