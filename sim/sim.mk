@@ -10,7 +10,12 @@
 #                    mpich and mvapich2 collectives; results/sim-nodes-<date>/table.md
 #                    (about 2 hours on 2 shared cores: 27 min by node, 82 round robin)
 #   make sim-check   a p = 16 smoke run, the determinism check, a fault that must be
-#                    caught, the analysis, a p = 32 run on nodes16 (under a minute)
+#                    caught, the analysis, a p = 32 run on nodes16, and a p = 16 run of
+#                    the simulated lu (sim/lu-check.sh) (under a minute)
+#   make sim-lu      examples/lu.c at scale, its BLAS as simulated time (sim/lu.sh):
+#                    p = 256 on the flat cluster and nodes16, every row TOP, look-ahead
+#                    0 and 1 (options SIM_LU_*, sim/README.md; 10-20 min a run here)
+#   make sim-lu-rates  one core's DGEMM GFLOP/s and DGER GB/s, sim-lu's rates
 #
 # Options, as make or environment variables:
 #   SIM_P="16 64 256"  (add 1024 on request; sim-nodes: every core of the platform)
