@@ -10,7 +10,12 @@
 #                    mpich and mvapich2 collectives; results/sim-nodes-<date>/table.md
 #                    (about 2 hours on 2 shared cores: 27 min by node, 82 round robin)
 #   make sim-check   a p = 16 smoke run, the determinism check, a fault that must be
-#                    caught, the analysis, a p = 32 run on nodes16 (under a minute)
+#                    caught, the analysis, a p = 32 run on nodes16, and a p = 16 run of
+#                    the simulated lu (sim/lu-check.sh) (under a minute)
+#   make sim-lu      examples/lu.c at scale, its BLAS as simulated time (sim/lu.sh):
+#                    p = 256 on the flat cluster and nodes16, every row TOP, look-ahead
+#                    0 and 1 (options SIM_LU_*, sim/README.md; 10-20 min a run here)
+#   make sim-lu-rates  one core's DGEMM GFLOP/s and DGER GB/s, sim-lu's rates
 #
 # Options, as make or environment variables:
 #   SIM_P="16 64 256"  (add 1024 on request; sim-nodes: every core of the platform)
@@ -79,9 +84,16 @@ $(SIM_B)/blacs-tune: tools/blacs_tune.c $(HEADERS) $(SIM_LIB)
 	$(call say,SMPICC,$<)
 	$(Q)$(SMPICC) $(SIM_FLAGS) $(MODEL_FILE) -o $@ $< $(SIM_LIB) -lm
 
+# examples/lu.c with its BLAS as simulated time (sim/lu_simblas.h) and its
+# large arrays in SMPI's shared memory, for make sim-lu (sim/lu.sh).
+$(SIM_B)/lu: examples/lu.c examples/distrib.c examples/distrib.h sim/lu_simblas.h blacs/blacs.h $(SIM_LIB)
+	@mkdir -p $(dir $@)
+	$(call say,SMPICC,$<)
+	$(Q)$(SMPICC) $(SIM_FLAGS) -DLU_SIM_FLOPS -Iexamples -Isim -o $@ examples/lu.c examples/distrib.c $(SIM_LIB) -lm
+
 SIM_BINS := $(SIM_B)/simbench $(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)
 
-.PHONY: sim sim-nodes sim-check sim-build
+.PHONY: sim sim-nodes sim-check sim-build sim-lu sim-lu-rates
 
 sim-build: $(SIM_BINS)
 
@@ -91,5 +103,20 @@ sim: $(SIM_BINS)
 sim-nodes: $(SIM_BINS)
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" SIM_REF="$(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)" bash sim/nodes.sh
 
-sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune
+sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune $(SIM_B)/lu
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/check.sh
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/lu-check.sh
+
+# examples/lu.c at scale (sim/lu.sh; options SIM_LU_*, sim/README.md)
+sim-lu: $(SIM_B)/lu
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/lu.sh
+
+# one core's DGEMM and memory rates, the defaults of sim-lu (sim/lu_rates.c)
+LU_RATES_BLAS ?= /usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas.so.0
+$(SIM_B)/lu_rates: sim/lu_rates.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) $(STD) $(WARN) -o $@ $< $(LU_RATES_BLAS)
+
+sim-lu-rates: $(SIM_B)/lu_rates
+	OPENBLAS_NUM_THREADS=1 $(SIM_B)/lu_rates $(or $(SIM_LU_NB),64)
