@@ -19,16 +19,12 @@
  * copy and its wait for the notes would only take the core from the
  * receivers it is waiting for (ring broadcasts in a loop on 4 processes
  * of 2 cores ran 1.3 to 2.4 times longer), so the source sends straight
- * from A as before.  Nor on a network link (the scope's model has
- * window = 1: it spans nodes, machine.c): a
- * source that has left its sends in flight has posted all its pieces to
- * all its children at once, and on a link that carries one transfer at
- * full speed they share it, where the tree's stream keeps a window of
- * pieces that follow each other (topologies/walk.h); simulated on 16-core
- * nodes (32 processes over 2), broadcasts took 1.2-1.27 x longer for the
- * receivers from 1 MiB (TOP '1') and 1.2 x at 4 KiB (' ').  On shared
- * memory every receiver copies with its own core (window 2 or more), and
- * the sends in flight at once cost little.  The sends left in flight complete during later calls;
+ * from A as before.  On a network link (the scope's model has window 1:
+ * it spans nodes, machine.c), a message sent whole has no notes
+ * (BLX_NOTES_NET, tree_bcast.c): waiting for them cost the receivers the
+ * latency a note takes (simulated on 16-core nodes, 32 processes over 2: a
+ * 4 KiB broadcast 1.55 x); a message cut into pieces keeps them, so that
+ * a panel's owner leaves the panel to busy receivers (lu, simulated: 9%).  The sends left in flight complete during later calls;
  * blacs_gridexit leaves them to MPI, which keeps a freed communicator alive
  * until they are done, and blacs_freebuff (WAIT != 0) and blacs_exit wait
  * for them.
@@ -77,8 +73,9 @@ static void run(blx_call *k, const blx_route *r)
                   .nodes = k->s->nodes,
                   .root = k->peer,
                   .bytes = blx_shape_bytes(&k->shape)};
-    const blx_model *scope = &k->s->model; /* the network's where the scope spans nodes */
-    x.notes = x.bytes > NOTES_MIN && scope->overlap && scope->window > 1; /* alike on every member */
+    const blx_model *scope = &k->s->model;     /* the network's where the scope spans nodes */
+    if (x.bytes > NOTES_MIN && scope->overlap) /* alike on every member */
+        x.notes = scope->window > 1 ? BLX_NOTES : BLX_NOTES_NET;
     x.side = c->side;
     int packed = !blx_shape_contiguous(&k->shape);
     if (packed) {

@@ -63,8 +63,10 @@ static void probe(const char *routine, MPI_Comm comm, int vpid, int peer, int le
     if (go && vpid == 0) {
         off->gamma = blx_probe_fold(buf);
         double small = blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, 8),
-               large = blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, BLX_PROBE_BYTES);
-        blx_probe_link(small, large, &off->alpha, &off->beta);
+               large = blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, BLX_PROBE_BYTES), beta;
+        blx_probe_link(small, large, &off->alpha, &beta);
+        if (beta > 0) /* else 1 MiB came back no slower than 8 bytes (a busy node): keep the default */
+            off->beta = beta;
     }
     free(buf);
 }

@@ -146,8 +146,12 @@ static void write_level(FILE *f, const level *l)
                 strcmp(l->name, "node") == 0 ? "on process 0's node" : "on another node");
         return;
     }
-    fprintf(f, "%s.alpha=%.2g\n%s.beta=%.2g\n%s.overhead=%.2g\n", l->name, l->alpha, l->name, l->beta,
-            l->name, l->overhead);
+    fprintf(f, "%s.alpha=%.2g\n%s.overhead=%.2g\n", l->name, l->alpha, l->name, l->overhead);
+    if (l->beta > 0)
+        fprintf(f, "%s.beta=%.2g\n", l->name, l->beta);
+    else
+        fprintf(f, "# %s.beta: 1 MiB came back no slower than 8 bytes (a busy machine?); the default stays\n",
+                l->name);
     if (l->window > 0)
         fprintf(f, "%s.window=%d\n", l->name, l->window);
     else

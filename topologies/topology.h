@@ -35,6 +35,10 @@
 typedef void (*blx_merge_fn)(const void *op, void *acc, const void *in, size_t bytes, int in_first);
 
 /* One broadcast or combine in progress, as a topology sees it. */
+/* blx_xfer.notes */
+#define BLX_NOTES 1
+#define BLX_NOTES_NET 2
+
 typedef struct blx_xfer {
     blx_ep ep;                       /* the scope, this operation's message ID, the routine */
     blx_tree_cache *trees;           /* the scope's trees */
@@ -46,9 +50,12 @@ typedef struct blx_xfer {
     char *buf;                       /* packed data: the source's, or where it is received;
                                 for a combine, this process's contribution and the result */
     size_t bytes;
-    int notes;     /* broadcasts: the root's children say when they are ready (tree_bcast.c), */
+    int notes;     /* broadcasts (tree_bcast.c): BLX_NOTES, the root's children say when they are
+                      ready, */
     MPI_Comm side; /* on this communicator (same ranks and tag), and a root whose children
-                      are not all ready may leave its sends in flight and return */
+                      are not all ready may leave its sends in flight and return;
+                      BLX_NOTES_NET, on a network link: the same for a message cut into
+                      pieces, and a message sent whole leaves at once, no notes */
     /* set by the registry from the route */
     const blx_tree *tree;  /* broadcast tree, or the combine's fan-in tree */
     const blx_tree *tree2; /* a second tree (two trees: odd pieces follow it), or NULL */

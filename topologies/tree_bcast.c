@@ -33,7 +33,11 @@
  * the panel goes): a root whose earlier messages are still unreceived
  * (broadcasts in a loop, faster than the children take them) sends straight
  * and waits, the children's pace being the one that matters then, and
- * memory stays bounded by twice the message.
+ * memory stays bounded by twice the message.  On a network link
+ * (BLX_NOTES_NET) a message sent whole has no notes, whose latency the
+ * receivers would wait: the root leaves it at once, copied, where its
+ * sends go out together anyway (its children fit its window), and sends
+ * it straight, paced largest subtree first, where they do not.
  *
  *   cost of the notes: one empty message per child of the root, sent while
  *   the child waits anyway; the root only tests for them.
@@ -60,10 +64,26 @@ static blx_ep note_ep(const blx_xfer *x)
     return e;
 }
 
-/* A child of the root, its receives posted: its note (header). */
-static void note_ready(const blx_xfer *x, const blx_place at[2], int ntrees)
+/* A message the root sends whole over a network link: no notes (header).
+ * Every member finds the same. */
+static int whole_on_network(const blx_xfer *x, const blx_cut *cut)
 {
-    if (!x->notes)
+    return x->notes == BLX_NOTES_NET && cut->k == 1;
+}
+
+/* Whether the root's sends all go out together, straight or not (its
+ * children fit its window): then it may leave them in flight at once;
+ * else it paces them, largest subtree first, and waits. */
+static int all_at_once(const blx_xfer *x)
+{
+    int d = blx_tree_nkids(x->tree, 0); /* the root's children */
+    return x->tree2 == NULL && d <= BLX_STREAM_SENDS && d <= x->plan.window;
+}
+
+/* A child of the root, its receives posted: its note (header). */
+static void note_ready(const blx_xfer *x, const blx_cut *cut, const blx_place at[2], int ntrees)
+{
+    if (!x->notes || whole_on_network(x, cut))
         return;
     for (int t = 0; t < ntrees; t++)
         if (at[t].parent == x->root) {
@@ -108,11 +128,18 @@ static void bcast_detached(const blx_xfer *x, const blx_cut *cut, const blx_plac
         for (int j = 0; j < p->nkids; j++)
             blx_send_piece_buffered(&x->ep, b, off, len, blx_xfer_member(x, p->kids[j]));
     }
-    for (int j = 0; j < nkids; j++)
+    for (int j = 0; note != NULL && j < nkids; j++)
         if (note[j].peer >= 0)
             *blx_buf_request(b, x->ep.ctxt, x->ep.routine) = note[j].mpi;
     blx_buf_activate(b);
     detached_count++;
+}
+
+/* Whether the root may leave one more message in flight (header). */
+static int may_leave(const blx_xfer *x)
+{
+    blx_bufstats q = blx_buf_stats();
+    return q.active < DETACH_MAX && q.inflight < x->bytes;
 }
 
 /* The root with ready notes: returns 1 if it has sent detached (header),
@@ -136,8 +163,7 @@ static int root_detached(const blx_xfer *x, const blx_cut *cut, const blx_place 
         if (ready || MPI_Wtime() - t0 >= budget)
             break;
     }
-    blx_bufstats q = blx_buf_stats();
-    int detach = !ready && q.active < DETACH_MAX && q.inflight < x->bytes;
+    int detach = !ready && may_leave(x);
     if (detach)
         bcast_detached(x, cut, at, ntrees, note, n);
     else if (!ready)
@@ -158,7 +184,7 @@ static void bcast_whole(const blx_xfer *x, const blx_cut *cut, const blx_place *
     blx_req r[BLX_STREAM_SENDS];
     if (at->parent >= 0) {
         blx_irecv_piece(e, x->buf, cut, 0, at->parent, &r[0]);
-        note_ready(x, at, 1);
+        note_ready(x, cut, at, 1);
         blx_wait(e, &r[0]);
     }
     for (int j = 0; j < at->nkids; j++)
@@ -180,7 +206,7 @@ static void bcast_pieces(const blx_xfer *x, const blx_cut *cut, const blx_place 
         if (left[i])
             blx_irecv_piece(e, x->buf + off, cut, i, p->parent, &rr[i]);
     }
-    note_ready(x, at, ntrees);
+    note_ready(x, cut, at, ntrees);
     blx_req w[BLX_STREAM_SENDS + 2]; /* sends in flight, and two to wait for with them */
     blx_stream o;
     blx_stream_start(&o, x, cut, at, ntrees, 0, left, w);
@@ -206,7 +232,12 @@ void blx_tree_bcast(const blx_xfer *x)
     blx_cut cut = blx_cut_make(x->bytes, x->plan.piece, 1, x->plan.lead);
     blx_place at[2];
     int ntrees = blx_places(x, at);
-    if (x->notes && at[0].parent < 0 && root_detached(x, &cut, at, ntrees))
+    int whole_net = whole_on_network(x, &cut);
+    if (whole_net && at[0].parent < 0 && all_at_once(x) && may_leave(x)) {
+        bcast_detached(x, &cut, at, ntrees, NULL, 0);
+        return;
+    }
+    if (x->notes && !whole_net && at[0].parent < 0 && root_detached(x, &cut, at, ntrees))
         return;
     if (cut.k == 1 && ntrees == 1 && at[0].nkids <= BLX_STREAM_SENDS && at[0].nkids <= x->plan.window) {
         bcast_whole(x, &cut, &at[0]);
