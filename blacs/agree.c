@@ -149,6 +149,40 @@ void blx_agree_collective(const blx_call *k)
     free(all);
 }
 
+/* FNV-1a over the bytes, 64 bits: a difference anywhere changes it. */
+static unsigned long long digest(const unsigned char *b, size_t n)
+{
+    unsigned long long h = 14695981039346656037ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+void blx_agree_result(const blx_call *k, const void *buf, size_t bytes, const char *alg)
+{
+    const blx_ctx *c = k->c;
+    const blx_scope *s = k->s;
+    unsigned long long h = digest(buf, bytes), lo, hi;
+    blx_ep e = blx_scope_ep(c, s, 0, k->name);
+    MPI_Request r[2];
+    MPI_Comm comm = c->agree[s->id];
+    blx_check_mpi(c->handle, k->name,
+                  MPI_Iallreduce(&h, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm, &r[0]), "MPI_Iallreduce");
+    blx_check_mpi(c->handle, k->name,
+                  MPI_Iallreduce(&h, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm, &r[1]), "MPI_Iallreduce");
+    blx_wait_mpi(&e, &r[0], "MPI_Iallreduce");
+    blx_wait_mpi(&e, &r[1], "MPI_Iallreduce");
+    if (lo != hi)
+        blx_fatal(
+            c->handle, k->name,
+            "process {%d,%d}: the result of this combine to all (%zu bytes, along %s) differs between "
+            "the members of the %s scope (found at BLACS_DEBUG=3): it should be the same bits everywhere",
+            c->myrow, c->mycol, bytes, alg,
+            s->id == BLX_SCOPE_ROW   ? "row"
+            : s->id == BLX_SCOPE_COL ? "column"
+                                     : "all");
+}
+
 /* The description of a point-to-point message. */
 typedef struct p2p_header {
     long long bytes, m, n;

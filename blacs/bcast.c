@@ -51,7 +51,9 @@ static blx_route route(const blx_call *k)
                        .trees = &k->s->trees,
                        .routes = &k->s->routes,
                        .forced = &k->c->forced,
-                       .nodes = k->s->nodes};
+                       .nodes = k->s->nodes,
+                       .mpi = 1,
+                       .mpi_costs = k->c->mpi_costs};
     if (blx_route_bcast(&r, k->top ? *k->top : '\0', &in) != 0)
         blx_top_error(k);
     return r;

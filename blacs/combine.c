@@ -55,8 +55,25 @@ typedef struct combine_plan {
     int64_t ldia;       /* LDIA (at least M) */
     blx_uop_run user;   /* vTUOP2D: the user's functions (user.u == NULL: built-in) */
     size_t bytes, unit; /* unit: bytes a piece is a multiple of (0: never cut) */
+    MPI_Datatype mtype; /* the combine as MPI's built-in sum (MPI_DATATYPE_NULL: none) */
     blx_route route;
 } combine_plan;
+
+/* The combine as MPI's built-in reduction: a sum of MPI's elements, a
+ * complex one as two reals (MPI_SUM adds them component by component, as
+ * ours does); MPI_DATATYPE_NULL where there is none (absolute maxima and
+ * minima, the user's operations). */
+static MPI_Datatype mpi_type(const blx_call *k)
+{
+    if (k->op != BLX_OP_SUM)
+        return MPI_DATATYPE_NULL;
+    switch (k->type) {
+    case BLX_T_I: return sizeof(blacs_int) == sizeof(int64_t) ? MPI_INT64_T : MPI_INT;
+    case BLX_T_S:
+    case BLX_T_C: return MPI_FLOAT;
+    default: return MPI_DOUBLE;
+    }
+}
 
 /* A scope of one: nothing to combine, and the locations are our own. */
 static void combine_alone(const blx_call *k, const combine_plan *p)
@@ -113,8 +130,21 @@ static combine_plan plan_of(const blx_call *k)
     p.user = (blx_uop_run){k->user, esz, column};
     p.unit = p.op.located ? 0 : (k->user ? column : 1) * esz;
     int splittable = p.unit != 0 && (p.bytes == 0 || p.bytes / p.unit >= (size_t)k->s->np);
-    blx_route_in in = {k->s->np,     p.bytes,      k->peer < 0,   splittable,    k->c->nr_co, k->c->nb_co,
-                       &k->s->model, &k->s->trees, &k->s->routes, &k->c->forced, k->s->nodes};
+    p.mtype = mpi_type(k);
+    /* MPI only recommends repeatable reductions: not weighed where BLACS_SET 15 asks for them */
+    blx_route_in in = {k->s->np,
+                       p.bytes,
+                       k->peer < 0,
+                       splittable,
+                       k->c->nr_co,
+                       k->c->nb_co,
+                       &k->s->model,
+                       &k->s->trees,
+                       &k->s->routes,
+                       &k->c->forced,
+                       k->s->nodes,
+                       p.mtype != MPI_DATATYPE_NULL,
+                       k->c->topsrepeat ? NULL : k->c->mpi_costs};
     if (blx_route_combine(&p.route, k->top ? *k->top : '\0', &in) != 0)
         blx_top_error(k);
     return p;
@@ -162,13 +192,17 @@ static void run(blx_call *k, combine_plan *p, int spread_tag)
                   .ordered = c->topsrepeat != 0,
                   .leave_on_all = k->peer < 0,
                   .spread_tag = spread_tag,
-                  .readonly = in_place && !mine_out};
+                  .readonly = in_place && !mine_out,
+                  .mtype = p->mtype,
+                  .mop = MPI_SUM};
     int *loc = blx_reduce_locs(&p->op, work);
     int mydist = k->peer < 0 ? s->me : blx_xfer_rel(&x);
     for (size_t i = 0; loc != NULL && i < p->op.n; i++)
         loc[i] = mydist;
     if (s->np > 1)
         blx_combine_run(&p->route, &x);
+    if (s->np > 1 && k->peer < 0 && c->agree[s->id] != MPI_COMM_NULL)
+        blx_agree_result(k, work, p->bytes, p->route.alg->name);
     if (mine_out && k->user != NULL)
         blx_uop_apply(&p->user, 1, work, p->op.n);
     if (mine_out && !in_place)

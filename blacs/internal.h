@@ -57,6 +57,8 @@ typedef struct blx_ctx {
      * same on every member */
     blx_model model;
     blx_forced forced;
+    /* MPI's collectives as a tuning file measured them (model.h), or NULL */
+    blx_mpi_costs *mpi_costs;
     /* the last point-to-point cut (p2p.c: blx_p2p_cut): a loop of messages
      * of one size plans once; 0 pieces: none yet */
     blx_cut p2p_cut;
@@ -72,7 +74,7 @@ typedef struct blx_ctx {
  * ID), for the layers below; point-to-point uses the whole grid. */
 static inline blx_ep blx_scope_ep(const blx_ctx *c, const blx_scope *s, int tag, const char *routine)
 {
-    blx_ep e = {c->comm, s->np, s->me, s->first, s->stride, NULL, tag, c->handle, routine, 0};
+    blx_ep e = {c->comm, s->np, s->me, s->first, s->stride, NULL, tag, c->handle, routine, 0, s->comm};
     return e;
 }
 static inline blx_ep blx_grid_ep(const blx_ctx *c, int tag, const char *routine)

@@ -78,7 +78,7 @@ static void probe(const char *routine, MPI_Comm comm, int vpid, int peer, int le
 /* Process 0: the tuning file over m (BLACS_MODEL_FILE; unset: the default
  * place, if there is a file there; empty: none).  Returns 1 if a file was
  * read; *net: it sets the network's model. */
-static int read_model_file(const char *routine, blx_model m[2], int *net)
+static int read_model_file(const char *routine, blx_model m[2], int *net, blx_mpi_costs *mpi)
 {
     const char *env = getenv("BLACS_MODEL_FILE"), *path = env != NULL ? env : BLX_MODEL_FILE_DEFAULT;
     const char *what = env != NULL ? "BLACS_MODEL_FILE=" : "the tuning file ";
@@ -100,7 +100,7 @@ static int read_model_file(const char *routine, blx_model m[2], int *net)
         blx_fatal(-1, routine, "%s'%s' cannot be read: %s", what, path,
                   failed ? "read error" : "longer than 64 KiB: not a tuning file");
     text[n] = '\0';
-    int line = blx_model_parse_file(text, &m[0], &m[1], net);
+    int line = blx_model_parse_file(text, &m[0], &m[1], net, mpi);
     if (line > 0) {
         const char *p = text;
         for (int l = 1; l < line; l++)
@@ -108,8 +108,9 @@ static int read_model_file(const char *routine, blx_model m[2], int *net)
         blx_fatal(-1, routine,
                   "%s'%s', line %d: '%.*s' is not a cost model: expected name=value pairs separated by "
                   "commas (names alpha, beta, gamma, overhead, window, overlap, each alone or after node. or "
-                  "net.), '#' comments and blank lines, as blacs-tune writes them",
-                  what, path, line, (int)strcspn(p, "\n"), p);
+                  "net.), or mpi.OP.NPxNN=BYTES:RATIO,... (OP bcast, reduce or allreduce; sizes increasing; "
+                  "at most %d such lines), '#' comments and blank lines, as blacs-tune writes them",
+                  what, path, line, (int)strcspn(p, "\n"), p, BLX_MPI_SHAPES);
     }
     free(text);
     return 1;
@@ -120,7 +121,8 @@ static int read_model_file(const char *routine, blx_model m[2], int *net)
  * tuning file; the network measured, where the grid spans nodes and
  * neither BLACS_MODEL nor the file gives it; more processes than
  * processors on process 0's node (blx_model_crowd); BLACS_MODEL. */
-static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int *id, int np, blx_model m[2])
+static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int *id, int np, blx_model m[2],
+                        blx_mpi_costs *mpi)
 {
     static blx_model learned; /* process 0's measurement, once a job */
     static int have;
@@ -130,7 +132,7 @@ static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int 
     m[0] = blx_model_default();
     m[1] = blx_model_network(&m[0]);
     if (vpid == 0)
-        file = read_model_file(routine, m, &file_net);
+        file = read_model_file(routine, m, &file_net, mpi);
     int peer = 1, measure = text == NULL && !file_net;
     while (peer < np && id[peer] == id[0])
         peer++;
@@ -153,7 +155,16 @@ static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int 
                   "names alpha, beta, gamma, overhead (seconds, seconds per byte), window (1 to 64) "
                   "and overlap (0 or 1), each alone (both levels) or after node. or net. (one level)",
                   text);
-    blx_check_mpi(-1, routine, MPI_Bcast(m, 2 * sizeof *m, MPI_BYTE, 0, comm), "MPI_Bcast");
+    struct {
+        blx_model m[2];
+        int nmpi;
+    } all = {{m[0], m[1]}, mpi->n};
+    blx_check_mpi(-1, routine, MPI_Bcast(&all, sizeof all, MPI_BYTE, 0, comm), "MPI_Bcast");
+    m[0] = all.m[0], m[1] = all.m[1], mpi->n = all.nmpi;
+    if (mpi->n > 0)
+        blx_check_mpi(-1, routine,
+                      MPI_Bcast(mpi->shape, mpi->n * (int)sizeof mpi->shape[0], MPI_BYTE, 0, comm),
+                      "MPI_Bcast");
 }
 
 /* BLACS_NODES as process 0 reads it: *count nodes, *cyclic placement;
@@ -225,8 +236,15 @@ void blx_machine_init(blx_ctx *c, const char *routine)
 {
     int np = c->nprow * c->npcol, *id = blx_machine_nodes(routine, c->comm, np, c->vpid);
     blx_model m[2];
-    grid_models(routine, c->comm, c->vpid, id, np, m);
+    blx_mpi_costs *mpi = calloc(1, sizeof *mpi);
+    if (mpi == NULL)
+        blx_fatal(-1, routine, "out of memory");
+    grid_models(routine, c->comm, c->vpid, id, np, m, mpi);
     c->model = m[0];
+    if (mpi->n > 0)
+        c->mpi_costs = mpi;
+    else
+        free(mpi);
     for (int s = 0; s < BLX_NSCOPE; s++)
         scope_nodes(routine, &c->scope[s], id, m);
     free(id);
@@ -234,6 +252,8 @@ void blx_machine_init(blx_ctx *c, const char *routine)
 
 void blx_machine_free(blx_ctx *c)
 {
+    free(c->mpi_costs);
+    c->mpi_costs = NULL;
     for (int s = 0; s < BLX_NSCOPE; s++) {
         blx_nodes_free(c->scope[s].nodes);
         c->scope[s].nodes = NULL;

@@ -32,6 +32,8 @@ typedef struct blx_ep {
     int ctxt;            /* for reports only */
     const char *routine; /* for reports only */
     size_t whole;        /* for reports: bytes of the whole operation here (0: each message's) */
+    MPI_Comm own;        /* the scope's own communicator, rank = member index, for MPI's
+                            collectives; MPI_COMM_NULL for a part of a scope */
 } blx_ep;
 
 /* The largest single MPI message: longer data travel as several. */
@@ -123,6 +125,21 @@ BLX_INTERNAL void blx_cancel_recv(const blx_ep *e, blx_req *r);
 /* Waits for any MPI request (a non-blocking collective, say) as the others
  * (polling at debug level 2 and above); a failure is a clear error. */
 BLX_INTERNAL void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call);
+
+/* MPI's own collectives over the scope's communicator e->own (which must
+ * not be MPI_COMM_NULL), any size (several calls beyond BLX_MAX_MSG), with
+ * MPI's failures clear errors.  MPI makes it erroneous for members to pass
+ * different counts, and checks nothing of it: callers that may meet such
+ * input check it first (blacs/agree.c at BLACS_DEBUG=3).  A broadcast of
+ * 'bytes' bytes from member 'root'; a reduction of 'bytes' bytes of
+ * elements of t by op, from 'in' into 'out' (never the same memory) on
+ * member 'root' (-1: on every member; 'out' is not used on the others).
+ * Never MPI_IN_PLACE: MPICH 4.0.2 (Debian 12's) crashes in MPI_Reduce in
+ * place at a root other than 0 (pmodels/mpich issue 6540, fixed in 4.1.2),
+ * and in-place reductions have had bugs in Open MPI's components too. */
+BLX_INTERNAL void blx_mpi_bcast(const blx_ep *e, void *buf, size_t bytes, int root);
+BLX_INTERNAL void blx_mpi_reduce(const blx_ep *e, const void *in, void *out, size_t bytes, MPI_Datatype t,
+                                 MPI_Op op, int root);
 
 /* Waits until, from some member k with tags[k] >= 0, a message with tag
  * tags[k] has arrived (without receiving it), and returns that k.  Members

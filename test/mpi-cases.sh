@@ -110,12 +110,15 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 4 5 6; do pass $np t_nodes; done
     # a tuning file is every grid's model; blacs-tune writes one the library reads back
     for np in 2 4; do pass $np t_tuning; done
+    # MPI's own collectives, forced and weighed from a tuning file
+    for np in 2 3 4 5; do pass $np t_mpicoll; done
     tuned=$log/tuned.model
     MPI_ENV=BLACS_NODES=2 warn 4 "blacs-tune: wrote $tuned \\(4 processes, 2 nodes\\)" ../../tools/blacs-tune -o "$tuned"
     pass 4 t_tuning "$tuned"
 else
     pass 4 t_nodes
     pass 2 t_tuning
+    pass 4 t_mpicoll
     pass 3 t_longmsg
     pass 8 t_longmsg network
 fi
@@ -157,6 +160,7 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     fail 2 "BLACS_STATS: 'maybe' is neither a switch \(1, yes, true, on; 0, no, false, off\) nor a file's path && $who" t_debug statsprint maybe
     pass 4 t_debug statscall on
     pass 3 t_debug statscall off
+    MPI_ENV=BLACS_DEBUG=3 fail 4 "Cdtuop2d: process \{0,[0-3]\}: the result of this combine to all \(64 bytes, along hypercube\) differs between the members of the all scope \(found at BLACS_DEBUG=3\) && $who" t_mpicoll incoherent
 fi
 
 # LAWN 73's extensions: the receive from any process, the user-defined

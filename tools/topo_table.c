@@ -19,7 +19,7 @@ static void row(const char *label, int np, char top, int nr, int nb)
     blx_route r;
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL};
+    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL};
     int rc = blx_route_bcast(&r, top, &in);
     blx_tree_cache_free(&trees);
     if (rc != 0)
@@ -53,7 +53,8 @@ static void flags_table(void)
                  {BLX_ALG_COHERENT, "coherent"},
                  {BLX_ALG_GATHERS, "leave-on-all: gathers, then broadcasts"},
                  {BLX_ALG_CUTS, "cuts the vector (no locations)"},
-                 {BLX_ALG_LEVELS, "scopes over several nodes only (BLACS_NODES to try it on one)"}};
+                 {BLX_ALG_LEVELS, "scopes over several nodes only (BLACS_NODES to try it on one)"},
+                 {BLX_ALG_MPI, "MPI's own collective: sums of MPI's types; weighed from a tuning file"}};
     printf("| keys | algorithm | name | flags |\n|---|---|---|---|\n");
     for (int t = 0; t < BLX_NALGORITHMS; t++) {
         const blx_algorithm *a = blx_algorithms[t];
@@ -105,8 +106,8 @@ static void default_table(void)
             printf("| | %d |", nps[k]);
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
                 blx_route r;
-                blx_route_in in = {nps[k], sizes[z], op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL,
-                                   NULL,   NULL};
+                blx_route_in in = {
+                    nps[k], sizes[z], op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL};
                 if (op == BLX_BCAST)
                     blx_route_bcast(&r, ' ', &in);
                 else

@@ -43,6 +43,7 @@ static int provides(const blx_algorithm *a, blx_coll op)
 static int can_run(const blx_algorithm *a, blx_coll op, const blx_route_in *in)
 {
     return provides(a, op) && (!(a->flags & BLX_ALG_LEVELS) || blx_nodes_two_levels(in->nodes)) &&
+           (!(a->flags & BLX_ALG_MPI) || in->mpi) &&
            !(op == BLX_BCAST && (a->flags & BLX_ALG_POWER_OF_TWO) && !blx_is_pof2(in->np)) &&
            !(op != BLX_BCAST && (a->flags & BLX_ALG_CUTS) && !in->splittable);
 }
@@ -85,6 +86,7 @@ static double levels_cost(const blx_route_in *in, blx_coll op)
     across.model = &n->off;
     node.nodes = across.nodes = NULL;
     node.forced = across.forced = NULL;
+    node.mpi = across.mpi = 0; /* parts of a scope: no communicator of their own */
     node.leave_on_all = 0;
     across.leave_on_all = op == BLX_ALLREDUCE;
     double t = 0, c;
@@ -102,11 +104,27 @@ static double levels_cost(const blx_route_in *in, blx_coll op)
     return t;
 }
 
+static void weigh_own(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op);
+
+/* MPI's measured time over the default's own for op on in's scope (-1:
+ * not measured). */
+static double mpi_ratio(const blx_route_in *in, blx_coll op)
+{
+    return blx_mpi_ratio(in->mpi_costs, op, in->np, in->nodes != NULL ? in->nodes->nn : 1, in->bytes);
+}
+
 /* The modelled time of route r; NEVER if one of its trees cannot be built
  * (out of memory: the route is never chosen).  A leave-on-all combine that
- * gathers adds the broadcast that spreads the result. */
+ * gathers adds the broadcast that spreads the result.  MPI's collective:
+ * the default's own best times the measured ratio (as the best, unmeasured). */
 static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op)
 {
+    if (r->alg->flags & BLX_ALG_MPI) {
+        blx_route own;
+        double t, ratio = mpi_ratio(in, op);
+        weigh_own(&own, &t, in, op);
+        return ratio > 0 ? t * ratio : t;
+    }
     blx_cost_in c = {in->model,
                      in->np,
                      in->bytes,
@@ -128,15 +146,16 @@ static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op)
     return t + spread;
 }
 
-/* Every candidate for op, the cheapest kept (the first on a tie, and the
- * first candidate at all, whatever its cost). */
-static void weigh(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op)
+/* Every candidate of our own for op, the cheapest kept (the first on a
+ * tie, and the first candidate at all, whatever its cost). */
+static void weigh_own(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op)
 {
     int first = 1;
     *best_cost = NEVER;
     for (int i = 0; i < BLX_NALGORITHMS; i++) {
         const blx_algorithm *a = blx_algorithms[i];
-        for (const int *p = a->weigh[op]; p != NULL && *p >= 0 && can_run(a, op, in); p++) {
+        for (const int *p = a->weigh[op];
+             p != NULL && *p >= 0 && !(a->flags & BLX_ALG_MPI) && can_run(a, op, in); p++) {
             blx_route r = route_of(a, *p, in, op);
             double t = cost_of(&r, in, op);
             if (t < *best_cost || first) {
@@ -150,15 +169,30 @@ static void weigh(blx_route *best, double *best_cost, const blx_route_in *in, bl
 
 /* ---- the default's recent choices (blx_route_cache) ---- */
 
-/* What a slot was chosen for: 1 a broadcast; 2 + 2 leave_on_all + splittable a combine. */
+/* What a slot was chosen for: 1 a broadcast; 2 + 2 leave_on_all + splittable a combine;
+ * plus 8 where MPI's collective can run, and 16 more where it is weighed. */
 static int choice_kind(const blx_route_in *in, blx_coll op)
 {
-    return op != BLX_BCAST ? 2 + 2 * (op == BLX_ALLREDUCE) + (in->splittable != 0) : 1;
+    return (op != BLX_BCAST ? 2 + 2 * (op == BLX_ALLREDUCE) + (in->splittable != 0) : 1) +
+           8 * (in->mpi != 0) + 16 * (in->mpi && in->mpi_costs != NULL);
 }
 
 static int slot_is(const struct blx_route_slot *s, const blx_route_in *in, int kind)
 {
     return s->kind == kind && s->bytes == in->bytes && s->np == in->np && s->model == in->model;
+}
+
+/* Ours, or MPI's collective where it can run and was measured faster. */
+static void weigh(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op)
+{
+    weigh_own(best, best_cost, in, op);
+    double ratio = in->mpi_costs != NULL ? mpi_ratio(in, op) : -1;
+    for (int i = 0; i < BLX_NALGORITHMS && ratio > 0 && ratio < 1; i++)
+        if ((blx_algorithms[i]->flags & BLX_ALG_MPI) && can_run(blx_algorithms[i], op, in)) {
+            *best = route_of(blx_algorithms[i], 0, in, op);
+            *best_cost *= ratio;
+            return;
+        }
 }
 
 static const struct blx_route_slot *recall(const blx_route_in *in, int kind)

@@ -4,6 +4,7 @@
 #include "model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,8 +103,41 @@ int blx_model_parse_levels(const char *text, blx_model *on, blx_model *off)
 
 static int isblank_or_cr(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-int blx_model_parse_file(const char *text, blx_model *on, blx_model *off, int *net)
+/* "mpi.OP.NPxNN=BYTES:RATIO,..." into a new shape of *t; 0, or -1. */
+static int parse_mpi_line(const char *item, blx_mpi_costs *t)
 {
+    static const char *const ops[] = {"bcast", "reduce", "allreduce"};
+    char op[16];
+    int np, nn, at = 0;
+    if (sscanf(item, "mpi.%15[a-z].%dx%d=%n", op, &np, &nn, &at) != 3 || at == 0 || np < 2 || nn < 1 ||
+        nn > np || t->n == BLX_MPI_SHAPES)
+        return -1;
+    blx_mpi_shape sh = {-1, np, nn, 0, {0}, {0}};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(op, ops[i]) == 0)
+            sh.op = i;
+    for (const char *p = item + at; sh.op >= 0; sh.k++) {
+        double b, r;
+        int used = 0;
+        if (sh.k == BLX_MPI_SIZES || sscanf(p, "%lf:%lf%n", &b, &r, &used) != 2 || !(b >= 1) || !(r > 0) ||
+            (sh.k > 0 && !(b > sh.bytes[sh.k - 1])))
+            return -1;
+        sh.bytes[sh.k] = b;
+        sh.ratio[sh.k] = r;
+        p += used;
+        if (*p == '\0') {
+            t->shape[t->n++] = (sh.k++, sh);
+            return 0;
+        }
+        if (*p++ != ',')
+            return -1;
+    }
+    return -1;
+}
+
+int blx_model_parse_file(const char *text, blx_model *on, blx_model *off, int *net, blx_mpi_costs *mpi)
+{
+    blx_mpi_costs scratch = {0}, t = mpi != NULL ? *mpi : scratch;
     blx_model v[2] = {*on, *off};
     int sets_net = 0, line = 1;
     for (const char *p = text; *p != '\0'; line++) {
@@ -127,15 +161,22 @@ int blx_model_parse_file(const char *text, blx_model *on, blx_model *off, int *n
             item[len++] = p[i];
         }
         item[len] = '\0';
+        p += n + (p[n] == '\n');
+        if (len > 4 && memcmp(item, "mpi.", 4) == 0) {
+            if (parse_mpi_line(item, &t) != 0)
+                return line;
+            continue;
+        }
         if (len > 0 && blx_model_parse_levels(item, &v[0], &v[1]) != 0)
             return line;
         for (const char *q = item; len > 0 && *q != '\0'; q += strcspn(q, ","), q += *q == ',')
             sets_net |= strncmp(q, "node.", 5) != 0;
-        p += n + (p[n] == '\n');
     }
     *on = v[0];
     *off = v[1];
     *net = sets_net;
+    if (mpi != NULL)
+        *mpi = t;
     return 0;
 }
 

@@ -93,12 +93,40 @@ BLX_INTERNAL int blx_model_parse(const char *text, blx_model *m);
  * both, "node.name" only the model on a node (*on), "net.name" only the
  * network's between nodes (*off); -1 (and both unchanged) on anything else. */
 BLX_INTERNAL int blx_model_parse_levels(const char *text, blx_model *on, blx_model *off);
+/* MPI's own collectives, as blacs-tune measured them: for a few shapes of
+ * scope (np members over nn nodes), per operation, MPI's time divided by
+ * the default's own at a few message sizes.  The default TOP runs MPI's
+ * collective where the shape measured nearest to a scope's (the same
+ * whether on one node or several; then the nearest in members and in
+ * members per node, on a log scale) gives a ratio below 1 at the message's
+ * size (interpolated between the sizes measured, on a log scale, and the
+ * nearest measured beyond them): its modelled time is the default's best
+ * times that ratio.  Fixed size: a grid's process 0 hands it to the others
+ * as bytes. */
+#define BLX_MPI_SIZES 8
+#define BLX_MPI_SHAPES 48
+typedef struct blx_mpi_shape {
+    int op;     /* 0 broadcast, 1 combine to one, 2 combine to all (blx_coll) */
+    int np, nn; /* members, nodes */
+    int k;      /* sizes measured */
+    double bytes[BLX_MPI_SIZES], ratio[BLX_MPI_SIZES];
+} blx_mpi_shape;
+typedef struct blx_mpi_costs {
+    int n; /* shapes */
+    blx_mpi_shape shape[BLX_MPI_SHAPES];
+} blx_mpi_costs;
+/* The ratio for op on np members over nn nodes at 'bytes'; -1: nothing measured (mpi.c). */
+BLX_INTERNAL double blx_mpi_ratio(const blx_mpi_costs *t, int op, int np, int nn, size_t bytes);
+
 /* A tuning file (blacs-tune writes one; README): lines of the syntax above,
- * blank lines, and '#' to the end of a line a comment.  Returns 0, or the
- * number of the first line that is not a model (1 for the first; *on and
- * *off unchanged then); *net: 1 if the file sets a value of the network (a
- * name with net. or alone), else 0. */
-BLX_INTERNAL int blx_model_parse_file(const char *text, blx_model *on, blx_model *off, int *net);
+ * lines "mpi.OP.NPxNN = BYTES:RATIO, ..." (OP bcast, reduce or allreduce;
+ * sizes increasing; into *mpi, which may be NULL: such lines are then
+ * checked and skipped), blank lines, and '#' to the end of a line a
+ * comment.  Returns 0, or the number of the first line that is not a model
+ * (1 for the first; *on, *off and *mpi unchanged then); *net: 1 if the file
+ * sets a value of the network (a name with net. or alone), else 0. */
+BLX_INTERNAL int blx_model_parse_file(const char *text, blx_model *on, blx_model *off, int *net,
+                                      blx_mpi_costs *mpi);
 
 /* The network between nodes when nothing better is known: a message
  * crosses two cards (BLX_MODEL_NET_ALPHA), at BLX_MODEL_NET_BETA a byte,

@@ -68,6 +68,10 @@ typedef struct blx_xfer {
     int readonly;     /* buf is the caller's: copy it before folding anything into it */
     int leave_on_all; /* the result goes to every member (root is member 0) */
     int spread_tag;   /* leave-on-all: message ID of spreading the result */
+    /* the combine in MPI's terms (topologies/mpi.c): buf holds elements of
+       mtype, folded by mop; MPI_DATATYPE_NULL where MPI has no such one */
+    MPI_Datatype mtype;
+    MPI_Op mop;
 } blx_xfer;
 
 /* My position counted from the root (0 at the root). */
@@ -104,8 +108,11 @@ enum {
                                            the registry then broadcasts it (the default's best) */
     BLX_ALG_CUTS = 1 << 8,              /* its combine cuts the vector between elements: never for
                                            combines with locations */
-    BLX_ALG_LEVELS = 1 << 9             /* runs the table's own algorithms on a scope's two levels
+    BLX_ALG_LEVELS = 1 << 9,            /* runs the table's own algorithms on a scope's two levels
                                            (nodes.h): chosen and run by the registry itself */
+    BLX_ALG_MPI = 1 << 10               /* hands the operation to MPI's own collective: runs where
+                                           blx_route_in.mpi says MPI can; the default weighs it by
+                                           a tuning file's measurements (blx_mpi_costs) */
 };
 
 /* The operations the default TOP chooses an algorithm for. */
@@ -155,7 +162,8 @@ typedef struct blx_algorithm {
     X(two_tree)           \
     X(split_ring)         \
     X(multiring)          \
-    X(two_level)
+    X(two_level)          \
+    X(mpi)
 
 #define BLX_ALG_DECLARE(name) BLX_INTERNAL extern const blx_algorithm blx_alg_##name;
 BLX_ALGORITHMS(BLX_ALG_DECLARE)
@@ -232,6 +240,10 @@ typedef struct blx_route_in {
     blx_route_cache *routes;  /* the scope's recent choices of the default, or NULL (none kept) */
     const blx_forced *forced; /* BLACS_ALGORITHM, or NULL (none) */
     const blx_nodes *nodes;   /* the scope's nodes, or NULL (one level only) */
+    int mpi;                  /* MPI's own collective can run it: the scope has its own communicator, and a
+                combine's elements and operation are MPI's */
+    const blx_mpi_costs *mpi_costs; /* what MPI's collectives were measured to cost, or NULL
+                                       (the default never weighs them) */
 } blx_route_in;
 
 /* Route of a broadcast or a combine: returns 0, or -1 for an unknown letter.

@@ -46,6 +46,7 @@ blx_xfer blx_level_node(const blx_xfer *x, int leader)
     int j = n->node[x->ep.me], at = n->start[j];
     blx_xfer s = *x;
     s.ep.map = n->rank + at;
+    s.ep.own = MPI_COMM_NULL;
     s.ep.np = n->start[j + 1] - at;
     s.ep.me = n->pos[x->ep.me] - at;
     s.root = n->pos[leader] - at;
@@ -61,6 +62,7 @@ blx_xfer blx_level_leaders(const blx_xfer *x, int root)
         n->lead[j] = n->rank[n->pos[blx_nodes_leader(n, j, root)]];
     blx_xfer s = *x;
     s.ep.map = n->lead;
+    s.ep.own = MPI_COMM_NULL;
     s.ep.np = n->nn;
     s.ep.me = n->node[x->ep.me];
     s.root = n->node[root];

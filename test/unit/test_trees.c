@@ -17,6 +17,7 @@
  * the number): rings (I, D, S, M) end at the destination and flow in the
  * letter's (N_r's) direction; trees have the broadcast's shape.  The registry: fallbacks, clamping, unknown letters, the default.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,7 +255,7 @@ static const blx_algorithm *model_choice(const char *model, int op, int np, size
     CHECK(blx_model_parse(model, &m) == 0, "model '%s' refused", model);
     blx_tree_cache trees = {0};
     blx_route r;
-    blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees, NULL, NULL, NULL};
+    blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL};
     if (op == 0)
         blx_route_bcast(&r, ' ', &in);
     else
@@ -309,7 +310,7 @@ static void check_network_choices(void)
     blx_model ov = blx_model_for_node(4, 2);
     blx_tree_cache ovt = {0};
     blx_route fan;
-    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL, NULL, NULL};
+    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL, NULL, NULL, 0, NULL};
     blx_route_combine(&fan, ' ', &fin);
     blx_tree_cache_free(&ovt);
     CHECK(fan.alg == &blx_alg_general_tree && fan.param == 1,
@@ -350,7 +351,7 @@ static void check_model_file(void)
                        "\tnode.window=4\n"
                        "net.alpha=2.4e-06\n"
                        "net.beta=7.5e-11";
-    CHECK(blx_model_parse_file(good, &on, &off, &net) == 0, "a tuning file refused");
+    CHECK(blx_model_parse_file(good, &on, &off, &net, NULL) == 0, "a tuning file refused");
     CHECK(on.alpha == 8.3e-07 && on.beta == 2.2e-10 && on.window == 4 && on.gamma == 3.3e-11 &&
               on.overhead == on0.overhead && off.alpha == 2.4e-06 && off.beta == 7.5e-11 &&
               off.gamma == 3.3e-11 && off.window == off0.window && net == 1,
@@ -358,10 +359,10 @@ static void check_model_file(void)
           "%d)",
           on.alpha, on.beta, on.window, on.gamma, off.alpha, off.beta, off.gamma, net);
     on = on0, off = off0;
-    CHECK(blx_model_parse_file("node.alpha=1e-6\n# net.alpha=1\n", &on, &off, &net) == 0 && net == 0 &&
+    CHECK(blx_model_parse_file("node.alpha=1e-6\n# net.alpha=1\n", &on, &off, &net, NULL) == 0 && net == 0 &&
               off.alpha == off0.alpha,
           "a file of node values only sets the network (net %d, net alpha %g)", net, off.alpha);
-    CHECK(blx_model_parse_file("", &on, &off, &net) == 0 && net == 0, "an empty tuning file refused");
+    CHECK(blx_model_parse_file("", &on, &off, &net, NULL) == 0 && net == 0, "an empty tuning file refused");
     struct {
         const char *text;
         int line;
@@ -376,7 +377,7 @@ static void check_model_file(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         on = on0, off = off0, net = -1;
-        int line = blx_model_parse_file(bad[i].text, &on, &off, &net);
+        int line = blx_model_parse_file(bad[i].text, &on, &off, &net, NULL);
         CHECK(line == bad[i].line && memcmp(&on, &on0, sizeof on) == 0 &&
                   memcmp(&off, &off0, sizeof off) == 0,
               "tuning file '%s': bad line %d, expected %d (or the models changed)", bad[i].text, line,
@@ -390,6 +391,75 @@ static void check_model_file(void)
     blx_model_crowd(&c, 4, 2);
     CHECK(c.alpha == 5e-4 && c.gamma == BLX_MODEL_OVERSUBSCRIBED_GAMMA && c.overlap == 0,
           "crowded tuned model: alpha %g gamma %g overlap %d", c.alpha, c.gamma, c.overlap);
+}
+
+/* MPI's collectives in a tuning file (model.h): the lines read into
+ * shapes, bad ones refused with their line number and nothing changed; the
+ * nearest shape's ratio, interpolated on a log scale; and the default's
+ * choice: MPI's collective where its ratio is below 1 and it can run, else
+ * ours (not where MPI has no such reduction, nor where no file measured it). */
+static void check_mpi_costs(void)
+{
+    blx_model on = blx_model_default(), off = blx_model_network(&on), on0 = on, off0 = off;
+    blx_mpi_costs t = {0}, t0;
+    int net = -1;
+    const char *good = "node.alpha=1e-6\n"
+                       "mpi.allreduce.16x1 = 8:2, 4096:1.5, 1048576:0.5   # on one node\n"
+                       "mpi.allreduce.64x4=8:1.2,1048576:0.8\n"
+                       "mpi.bcast.64x4=8:0.9\n";
+    CHECK(blx_model_parse_file(good, &on, &off, &net, &t) == 0 && t.n == 3 && on.alpha == 1e-6 && net == 0,
+          "a tuning file with MPI's costs refused (%d shapes, net %d)", t.n, net);
+    CHECK(t.shape[0].op == BLX_ALLREDUCE && t.shape[0].np == 16 && t.shape[0].nn == 1 && t.shape[0].k == 3 &&
+              t.shape[0].bytes[2] == 1048576 && t.shape[0].ratio[1] == 1.5 && t.shape[2].op == BLX_BCAST,
+          "MPI's costs read wrong");
+    double r16 = blx_mpi_ratio(&t, BLX_ALLREDUCE, 16, 1, 65536),
+           r8 = blx_mpi_ratio(&t, BLX_ALLREDUCE, 8, 1, 4),
+           rnet = blx_mpi_ratio(&t, BLX_ALLREDUCE, 256, 16, 1 << 24);
+    CHECK(fabs(r16 - 1.0) < 1e-12 && r8 == 2 && rnet == 0.8 &&
+              blx_mpi_ratio(&t, BLX_REDUCE, 16, 1, 8) == -1 && blx_mpi_ratio(&t, BLX_BCAST, 4, 1, 8) == -1 &&
+              blx_mpi_ratio(NULL, BLX_BCAST, 4, 1, 8) == -1,
+          "MPI's ratios: 16 on 1 at 64 KiB %g (1), 8 on 1 at 4 B %g (2), 256 on 16 at 16 MiB %g (0.8)", r16,
+          r8, rnet);
+    struct {
+        const char *text;
+        int line;
+    } bad[] = {
+        {"alpha=1e-6\nmpi.allreduce.16x1=8:2,4:1\n", 2}, /* sizes not increasing */
+        {"mpi.gsum.16x1=8:2\n", 1},                      /* no such operation */
+        {"mpi.bcast.16=8:2\n", 1},                       /* no nodes */
+        {"mpi.bcast.4x8=8:2\n", 1},                      /* more nodes than members */
+        {"mpi.bcast.16x1=8:0\n", 1},                     /* no ratio */
+        {"mpi.bcast.16x1=8:1,\n", 1},                    /* a comma too many */
+        {"mpi.bcast.16x1=8\n", 1},                       /* a size alone */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        on = on0, off = off0, t0 = t;
+        int line = blx_model_parse_file(bad[i].text, &on, &off, &net, &t);
+        CHECK(line == bad[i].line && memcmp(&on, &on0, sizeof on) == 0 && memcmp(&t, &t0, sizeof t) == 0,
+              "tuning file '%s': bad line %d, expected %d (or something changed)", bad[i].text, line,
+              bad[i].line);
+    }
+    /* the default's choice on 16 members of one node */
+    blx_model m = blx_model_default();
+    blx_tree_cache trees = {0};
+    blx_route r;
+    blx_route_in in = {16, 1 << 20, 1, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 1, &t};
+    blx_route_combine(&r, ' ', &in);
+    CHECK(r.alg == &blx_alg_mpi, "1 MiB to all on 16, MPI measured 0.5 x ours: %s chosen", r.alg->name);
+    in.bytes = 4096;
+    blx_route_combine(&r, ' ', &in);
+    CHECK(r.alg != &blx_alg_mpi, "4 KiB to all on 16, MPI measured 1.5 x ours: MPI chosen");
+    in.bytes = 1 << 20;
+    in.mpi = 0; /* absolute maxima: MPI has none */
+    blx_route_combine(&r, ' ', &in);
+    CHECK(r.alg != &blx_alg_mpi, "MPI chosen for a combine it cannot run");
+    in.mpi = 1, in.mpi_costs = NULL; /* nothing measured */
+    blx_route_combine(&r, ' ', &in);
+    CHECK(r.alg != &blx_alg_mpi, "MPI chosen with nothing measured");
+    in.mpi_costs = &t, in.leave_on_all = 0; /* no shape measured for a combine to one */
+    blx_route_combine(&r, ' ', &in);
+    CHECK(r.alg != &blx_alg_mpi, "MPI chosen for a combine to one that no shape measured");
+    blx_tree_cache_free(&trees);
 }
 
 /* The one table of algorithms (topology.h) and what is derived from it:
@@ -423,7 +493,7 @@ static void check_algorithm_table(void)
                   "letter '%c' of %s: not its own, or not once in '%s'", *k, a->name, letters);
         for (int op = 0; op < BLX_NCOLL; op++)
             for (const int *p = a->weigh[op]; p != NULL && *p >= 0; p++) {
-                CHECK((a->flags & BLX_ALG_LEVELS) ||
+                CHECK((a->flags & (BLX_ALG_LEVELS | BLX_ALG_MPI)) ||
                           (op == BLX_BCAST ? a->bcast_cost : a->combine_cost) != NULL,
                       "%s: weighed for operation %d without a cost", a->name, op);
                 static const char *const ops[] = {"bcast", "reduce", "allreduce"};
@@ -441,8 +511,8 @@ static void check_algorithm_table(void)
                 for (int k = 0; k < 64; k++)
                     id[k] = k / 16, rank[k] = k;
                 blx_nodes *nodes = blx_nodes_build(64, id, rank, &m, &m);
-                blx_route_in in = {64,   (size_t)1 << 20, op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, &f,
-                                   nodes};
+                blx_route_in in = {
+                    64, (size_t)1 << 20, op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, &f, nodes, 1, NULL};
                 if (op == BLX_BCAST)
                     blx_route_bcast(&r, ' ', &in);
                 else
@@ -495,7 +565,7 @@ static void check_forced(void)
     blx_tree_cache trees = {0};
     blx_route r, plain;
     /* scatter + recursive doubling needs a power of two: on 6, the default's choice */
-    blx_route_in in = {6, 8 << 20, 0, 1, 1, 1, &m, &trees, NULL, NULL, NULL}, forced = in;
+    blx_route_in in = {6, 8 << 20, 0, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL}, forced = in;
     forced.forced = &f;
     blx_route_bcast(&r, ' ', &forced);
     blx_route_bcast(&plain, ' ', &in);
@@ -521,7 +591,7 @@ static int route_b(blx_route *r, char top, int np, size_t bytes, int nr, int nb)
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL};
+    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL};
     int rc = blx_route_bcast(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -531,7 +601,7 @@ static int route_c(blx_route *r, char top, int np, size_t bytes, int all, int sp
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL, NULL, NULL};
+    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL};
     int rc = blx_route_combine(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -614,9 +684,10 @@ static void check_route_cache(void)
                 for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
                     for (int op = 0; op < 5; op++) {
                         int all = op >= 3, split = op == 2 || op == 4;
-                        blx_route_in in = {np, sizes[z], all, split, 1, 1, &m, &trees, &routes, NULL, NULL};
-                        blx_route_in fresh = {np, sizes[z],     all,  split, 1,   1,
-                                              &m, &fresh_trees, NULL, NULL,  NULL};
+                        blx_route_in in = {np,     sizes[z], all,  split, 1, 1,   &m,
+                                           &trees, &routes,  NULL, NULL,  0, NULL};
+                        blx_route_in fresh = {np,           sizes[z], all,  split, 1, 1,   &m,
+                                              &fresh_trees, NULL,     NULL, NULL,  0, NULL};
                         blx_route a, b;
                         if (op == 0) {
                             blx_route_bcast(&a, ' ', &in);
@@ -641,7 +712,7 @@ static void check_route_cache(void)
     blx_route r;
     for (int round = 0; round < 2; round++)
         for (size_t bytes = 8; bytes <= 8 * BLX_ROUTE_CACHE; bytes += 8) {
-            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes, NULL, NULL};
+            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL};
             blx_route_bcast(&r, ' ', &in);
             CHECK(round == 0 || r.param == -7, "%zu bytes weighed again in round 2", bytes);
             if (round == 0 && bytes == 8 * BLX_ROUTE_CACHE)
@@ -663,6 +734,7 @@ int main(void)
     check_registry();
     check_network_choices();
     check_model_file();
+    check_mpi_costs();
     /* the pictures in the topology files */
     blx_tree *t = blx_tree_build(9, blx_alg_general_tree.tree, '2', 2);
     CHECK(t && blx_tree_nkids(t, 0) == 4 && blx_tree_kids(t, 0)[0] == 6 && blx_tree_kids(t, 0)[1] == 3 &&
