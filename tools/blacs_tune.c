@@ -20,6 +20,16 @@
  * on its own node (node.*) and to other nodes (net.*).  Every value is the
  * fastest of 4 tries, rounded to two significant digits.  BLACS_NODES (a
  * testing aid, README) splits the processes into "nodes" as for a grid.
+ *
+ * Then MPI's own collectives against the library's default TOP ' ' (which
+ * plans with the model just measured): broadcast, sum to one and sum to
+ * all of doubles, at 8 B, 4 KiB, 64 KiB, 1 MiB and 8 MiB, on three shapes
+ * of grid: every process, the processes of process 0's node, and one
+ * process per node (the shapes of a grid's whole, its rows and its
+ * columns where a row fills a node).  Each time is the slowest member's,
+ * the fastest of 4 tries; the file keeps MPI's time over ours, as lines
+ * mpi.OP.NPxNN (model.h), and the default then runs MPI's collective where
+ * that is below 1.  --no-mpi leaves this out.
  */
 #include <math.h>
 #include <stdio.h>
@@ -159,14 +169,125 @@ static void write_level(FILE *f, const level *l)
                 l->name);
 }
 
+/* ---- MPI's collectives against ours ---- */
+
+static const size_t coll_sizes[] = {8, 4096, 65536, 1 << 20, 8 << 20};
+#define NSIZES (sizeof coll_sizes / sizeof coll_sizes[0])
+static const char *const coll_ops[] = {"bcast", "reduce", "allreduce"};
+
+/* One operation on the grid (ours: TOP ' '; else MPI's on its communicator). */
+static void coll_once(int ctxt, MPI_Comm comm, int op, int mpi, double *v, size_t count, int member)
+{
+    blacs_int n = (blacs_int)count;
+    if (mpi && op == 0)
+        MPI_Bcast(v, (int)count, MPI_DOUBLE, 0, comm);
+    else if (mpi)
+        (op == 1 ? MPI_Reduce(member == 0 ? MPI_IN_PLACE : v, v, (int)count, MPI_DOUBLE, MPI_SUM, 0, comm)
+                 : MPI_Allreduce(MPI_IN_PLACE, v, (int)count, MPI_DOUBLE, MPI_SUM, comm));
+    else if (op == 0 && member == 0)
+        Cdgebs2d(ctxt, "All", " ", n, 1, v, n);
+    else if (op == 0)
+        Cdgebr2d(ctxt, "All", " ", n, 1, v, n, 0, 0);
+    else
+        Cdgsum2d(ctxt, "All", " ", n, 1, v, n, op == 1 ? 0 : -1, op == 1 ? 0 : -1);
+}
+
+/* The slowest member's time per operation, the fastest of the tries. */
+static double coll_time(int ctxt, MPI_Comm comm, int op, int mpi, double *v, size_t bytes, int member)
+{
+    int reps = bytes >= (1 << 20) ? 1 : bytes >= 65536 ? 4 : 20;
+    double best = 1e30;
+    for (int t = 0; t < BLX_PROBE_TRIES; t++) {
+        for (size_t i = 0; i < bytes / 8; i++)
+            v[i] = 1.0;
+        MPI_Barrier(comm);
+        double t0 = MPI_Wtime(), dt, slowest;
+        for (int r = 0; r < reps; r++)
+            coll_once(ctxt, comm, op, mpi, v, bytes / 8, member);
+        dt = (MPI_Wtime() - t0) / reps;
+        MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+        best = slowest < best ? slowest : best;
+    }
+    return best;
+}
+
+/* The shape's lines (process 0 writes them to f; members of the shape
+ * measure, the others only make and leave the grid with them). */
+static void coll_shape(FILE *f, const int *ranks, int k, int nn, double *v)
+{
+    int ctxt, member = -1;
+    for (int i = 0; i < k; i++)
+        member = ranks[i] == me ? i : member;
+    blacs_int *map = malloc((size_t)k * sizeof *map);
+    for (int i = 0; i < k; i++)
+        map[i] = ranks[i];
+    Cblacs_get(0, 0, &ctxt);
+    Cblacs_gridmap(&ctxt, map, 1, 1, k);
+    free(map);
+    if (member >= 0) {
+        MPI_Comm comm = blx_ctx_find(ctxt)->comm;
+        for (int op = 0; op < 3; op++) {
+            double ratio[NSIZES];
+            for (size_t z = 0; z < NSIZES; z++) {
+                double ours = coll_time(ctxt, comm, op, 0, v, coll_sizes[z], member),
+                       theirs = coll_time(ctxt, comm, op, 1, v, coll_sizes[z], member);
+                ratio[z] = theirs / ours;
+            }
+            if (member == 0) {
+                fprintf(f, "mpi.%s.%dx%d=", coll_ops[op], k, nn);
+                for (size_t z = 0; z < NSIZES; z++)
+                    fprintf(f, "%zu:%.2g%s", coll_sizes[z], fmax(ratio[z], 0.01),
+                            z + 1 < NSIZES ? "," : "\n");
+            }
+        }
+        Cblacs_gridexit(ctxt);
+    }
+}
+
+/* Every shape; process 0 writes to f.  The grids plan with the model
+ * measured (model, a file process 0 reads while they are made). */
+static void coll_measure(FILE *f, const char *model, const int *id)
+{
+    double *v = malloc((8 << 20) + 8);
+    int *ranks = malloc((size_t)np * sizeof *ranks), k, nn;
+    if (v == NULL || ranks == NULL) {
+        fprintf(stderr, ME ": out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (me == 0)
+        setenv("BLACS_MODEL_FILE", model, 1);
+    unsetenv("BLACS_ALGORITHM");
+    unsetenv("BLACS_MODEL");
+    for (int shape = 0; shape < 3; shape++) {
+        k = nn = 0;
+        for (int r = 0; r < np; r++) {
+            int first = 1; /* the first process of its node */
+            for (int s = 0; s < r; s++)
+                first &= id[s] != id[r];
+            nn += first;
+            if (shape == 0 || (shape == 1 && id[r] == id[0]) || (shape == 2 && first))
+                ranks[k++] = r;
+        }
+        nn = shape == 0 ? nn : shape == 1 ? 1 : k;
+        if (k >= 2 && !(shape > 0 && k == np)) /* a shape of its own */
+            coll_shape(f, ranks, k, nn, v);
+    }
+    free(v);
+    free(ranks);
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: mpirun -np P " ME " [-o FILE]\n"
+    fprintf(f, "usage: mpirun -np P " ME " [-o FILE] [--no-mpi]\n"
                "Measures this machine's cost model (on a node, with two or more processes on process 0's\n"
                "node; between nodes, with processes on two or more nodes) and writes it to FILE (default:\n"
                "standard output).  The library reads it from BLACS_MODEL_FILE, or from\n"
                "  " BLX_MODEL_FILE_DEFAULT "\n"
-               "when that variable is not set; BLACS_MODEL overrides any of its values.\n");
+               "when that variable is not set; BLACS_MODEL overrides any of its values.  Then it times\n"
+               "MPI's own broadcast and sums against the library's default TOP on the whole job, process\n"
+               "0's node and one process per node, and writes MPI's time over the library's (lines\n"
+               "mpi.OP.NPxNN): the default runs MPI's collective where it is below 1.  --no-mpi leaves\n"
+               "that out.\n");
 }
 
 int main(int argc, char **argv)
@@ -175,9 +296,12 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     const char *out = NULL;
+    int with_mpi = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             out = argv[++i];
+        } else if (strcmp(argv[i], "--no-mpi") == 0) {
+            with_mpi = 0;
         } else {
             if (me == 0)
                 usage(strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ? stdout : stderr);
@@ -209,10 +333,13 @@ int main(int argc, char **argv)
     measure(&lv[0]);
     measure(&lv[1]);
 
+    /* the model, into a file of its own that the grids of MPI's measurements read */
+    char model[] = "/tmp/blacs-tune.XXXXXX";
     if (me == 0) {
-        FILE *f = out != NULL ? fopen(out, "w") : stdout;
+        int fd = mkstemp(model);
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
         if (f == NULL) {
-            fprintf(stderr, ME ": cannot write '%s'\n", out);
+            fprintf(stderr, ME ": cannot write a file in /tmp\n");
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
         char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
@@ -240,15 +367,33 @@ int main(int argc, char **argv)
         fprintf(f, "gamma=%.2g\n", gamma);
         write_level(f, &lv[0]);
         write_level(f, &lv[1]);
-        if (f != stdout && fclose(f) != 0) {
-            fprintf(stderr, ME ": cannot write '%s'\n", out);
+        if (fclose(f) != 0) {
+            fprintf(stderr, ME ": cannot write '%s'\n", model);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
-        if (f != stdout)
+    }
+    /* then MPI's collectives, appended to it, and the whole copied out */
+    FILE *f = me == 0 ? fopen(model, "a") : NULL;
+    if (with_mpi)
+        coll_measure(f, model, id);
+    if (me == 0) {
+        FILE *to = out != NULL ? fopen(out, "w") : stdout;
+        int c, failed = to == NULL || fclose(f) != 0 || (f = fopen(model, "r")) == NULL;
+        while (!failed && (c = getc(f)) != EOF)
+            failed = putc(c, to) == EOF;
+        failed |= f == NULL || fclose(f) != 0 || (to != stdout && fclose(to) != 0);
+        unlink(model);
+        if (failed) {
+            fprintf(stderr, ME ": cannot write '%s'\n", out != NULL ? out : "(standard output)");
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        if (out != NULL)
             fprintf(stderr, ME ": wrote %s (%d processes, %d nodes)\n", out, np, nodes);
     }
     free(id);
     free(buf);
+    if (with_mpi)
+        Cblacs_exit(1); /* MPI stays */
     MPI_Finalize();
     return 0;
 }
