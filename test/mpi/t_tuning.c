@@ -13,7 +13,8 @@
  *     digits, not the defaults compiled in);
  *   - BLACS_MODEL_FILE empty: no file, the defaults.
  * With FILE (blacs-tune's output): the grid's models are the values FILE
- * states, read here with sscanf, not with the library's parser.
+ * states, read here with sscanf, not with the library's parser, and its
+ * MPI costs are FILE's 9 lines of them (3 operations on 3 shapes).
  */
 #include <math.h>
 #include <unistd.h>
@@ -140,8 +141,11 @@ static void from_tuner(const char *path)
     CHECK(f != NULL, "cannot read %s", path);
     char line[256], name[32];
     int values = 0, net_values = 0;
+    int mpi_lines = 0, np0 = 0, nn0 = 0;
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
         double x;
+        if (strncmp(line, "mpi.", 4) == 0 && mpi_lines++ == 0)
+            sscanf(line, "mpi.%*[a-z].%dx%d=", &np0, &nn0);
         if (line[0] == '#' || sscanf(line, "%31[a-z.]=%lf", name, &x) != 2)
             continue;
         const char *dot = strchr(name, '.');
@@ -177,6 +181,13 @@ static void from_tuner(const char *path)
     int ctxt = grid();
     same("blacs-tune's node model", node_model(ctxt), &on);
     same("blacs-tune's network model", net_model(ctxt), &off);
+    /* and MPI's collectives: three operations on each of three shapes (the
+     * whole job, process 0's node, one process per node) */
+    const blx_mpi_costs *mc = blx_ctx_find(ctxt)->mpi_costs;
+    CHECK(mpi_lines == 9 && np0 == mt_size && nn0 == 2 && mc != NULL && mc->n == mpi_lines &&
+              mc->shape[0].np == np0 && mc->shape[0].nn == nn0 && mc->shape[0].k == 5,
+          "%s: %d lines of MPI's costs (the first for %d x %d), the grid's %d", path, mpi_lines, np0, nn0,
+          mc != NULL ? mc->n : 0);
     Cblacs_gridexit(ctxt);
 }
 
