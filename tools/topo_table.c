@@ -54,7 +54,8 @@ static void flags_table(void)
                  {BLX_ALG_GATHERS, "leave-on-all: gathers, then broadcasts"},
                  {BLX_ALG_CUTS, "cuts the vector (no locations)"},
                  {BLX_ALG_LEVELS, "scopes over several nodes only (BLACS_NODES to try it on one)"},
-                 {BLX_ALG_MPI, "MPI's own collective: sums of MPI's types; weighed from a tuning file"}};
+                 {BLX_ALG_MPI, "MPI's own collective: sums of MPI's types; weighed from a tuning file"},
+                 {BLX_ALG_NODE_ORDER, "broadcast: dimensions between nodes first"}};
     printf("| keys | algorithm | name | flags |\n|---|---|---|---|\n");
     for (int t = 0; t < BLX_NALGORITHMS; t++) {
         const blx_algorithm *a = blx_algorithms[t];

@@ -11,6 +11,16 @@
  *   step 2:  0->2  1->3
  *   step 3:  0->4  1->5  2->6  3->7
  *
+ * On a scope over nodes (nodes.h) the dimensions that cross nodes go
+ * first, then the others, each from the lowest: every dimension is still
+ * one step of doubling, but a dimension between nodes is crossed when the
+ * fewest processes hold the message, so each card carries it once or twice
+ * instead of once for every process on its node.  That only relabels the
+ * hypercube's corners (its edges, steps and messages are LAWN 73's), and
+ * where the low dimensions are the crossing ones (round robin; one process
+ * a node) it is LAWN 73's order itself.  np = 8 on two nodes of 4 by rank
+ * (dimension 4 crosses) sends 0->4, then 0->1 4->5, then 0->2 1->3 4->6 5->7.
+ *
  *   cost: source log2(np) T_s; maximum log2(np) T_c; steps log2(np);
  *         2^(i-1) sends in step i
  * Non-power-of-two np: the registry falls back to the 1-tree, as the
@@ -40,13 +50,36 @@
 
 #include "topology.h"
 
+/* The dimensions in the order they are used: the bits of 'cross' (below
+ * np), then the others, each from the lowest up; returns how many. */
+static int dimensions(int np, int cross, int dim[31])
+{
+    int d = 0;
+    for (int crossing = 1; crossing >= 0; crossing--)
+        for (int bit = 1; bit < np; bit <<= 1)
+            if (((cross & bit) != 0) == crossing)
+                dim[d++] = bit;
+    return d;
+}
+
+/* param: the scope's crossing bits (blx_nodes.cross; the registry passes
+ * them, BLX_ALG_NODE_ORDER), 0 on one node. */
 static void hypercube_tree(blx_tree *t, char key, int param)
 {
-    (void)key, (void)param;
-    int step = 1;
-    for (int bit = 1; bit < t->np; bit <<= 1, step++)
-        for (int r = 0; r < bit && r + bit < t->np; r++)
-            blx_tree_edge(t, r, r + bit, step);
+    (void)key;
+    int dim[31], d = dimensions(t->np, blx_is_pof2(t->np) ? param : 0, dim), held = 1;
+    /* the holders after each step, in the order they got the message:
+     * holder i of step k + 1 is holder i mod 2^k, XOR dim[k] when i >= 2^k */
+    int *holder = t->np > 0 ? malloc((size_t)t->np * sizeof *holder) : NULL;
+    if (holder == NULL)
+        return; /* not a spanning tree: blx_tree_build reports it */
+    holder[0] = 0;
+    for (int k = 0; k < d; k++, held *= 2)
+        for (int i = 0; i < held && held + i < t->np; i++) {
+            holder[held + i] = holder[i] ^ dim[k];
+            blx_tree_edge(t, holder[i], holder[held + i], k + 1);
+        }
+    free(holder);
 }
 
 static void exchange_combine(const blx_xfer *x)
@@ -90,6 +123,7 @@ const blx_algorithm blx_alg_hypercube = {
     .combine_tree = NULL,
     .combine = exchange_combine,
     .combine_cost = exchange_cost,
-    .flags = BLX_ALG_POWER_OF_TWO | BLX_ALG_LEAVE_ON_ALL_ONLY | BLX_ALG_REPEATABLE | BLX_ALG_COHERENT,
+    .flags = BLX_ALG_POWER_OF_TWO | BLX_ALG_LEAVE_ON_ALL_ONLY | BLX_ALG_REPEATABLE | BLX_ALG_COHERENT |
+             BLX_ALG_NODE_ORDER,
     .weigh = {[BLX_ALLREDUCE] = BLX_WEIGH_ONCE},
 };

@@ -43,6 +43,23 @@ static void fill(blx_nodes *n, const member *m, const group *g, const int *rank)
     n->start[n->nn] = n->np;
 }
 
+/* blx_nodes.cross: the bits whose pairs of members are mostly on different nodes. */
+static int crossing_bits(const blx_nodes *n)
+{
+    int cross = 0;
+    for (int b = 1; b > 0 && b < n->np; b <<= 1) {
+        int pairs = 0, apart = 0;
+        for (int k = 0; k < n->np; k++)
+            if ((k ^ b) < n->np) {
+                pairs++;
+                apart += n->node[k] != n->node[k ^ b];
+            }
+        if (2 * apart > pairs)
+            cross |= b;
+    }
+    return cross;
+}
+
 blx_nodes *blx_nodes_build(int np, const int *node_id, const int *rank, const blx_model *on,
                            const blx_model *off)
 {
@@ -55,7 +72,7 @@ blx_nodes *blx_nodes_build(int np, const int *node_id, const int *rank, const bl
         return NULL;
     }
     int *start = mem + 3 * np, *after = start + np + 1; /* start has nn + 1 <= np + 1 entries */
-    *n = (blx_nodes){np, 0, 0, mem, mem + np, mem + 2 * np, start, after, after + np, *on, *off};
+    *n = (blx_nodes){np, 0, 0, mem, mem + np, mem + 2 * np, start, after, after + np, 0, *on, *off};
     for (int k = 0; k < np; k++)
         m[k] = (member){node_id[k], k};
     qsort(m, (size_t)np, sizeof *m, by_node);
@@ -66,6 +83,7 @@ blx_nodes *blx_nodes_build(int np, const int *node_id, const int *rank, const bl
     }
     qsort(g, (size_t)n->nn, sizeof *g, by_first); /* number the nodes by their first member */
     fill(n, m, g, rank);
+    n->cross = crossing_bits(n);
     free(m);
     free(g);
     return n;

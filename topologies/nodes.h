@@ -29,6 +29,9 @@ typedef struct blx_nodes {
     int *start;    /* [nn + 1]: node j's members are order[start[j] .. start[j + 1]) */
     int *rank;     /* [np]: the communicator rank of order[i] (each node's part of the scope) */
     int *lead;     /* [nn]: the communicator ranks of one operation's leaders (work space) */
+    int cross;     /* the bits b < np for which members k and k XOR b lie on different nodes for
+                      most k: placed by node, the bits of a node's size and above; round robin,
+                      those below the number of nodes (a hypercube's dimensions, hypercube.c) */
     blx_model on;  /* the cost model among the processes of one node */
     blx_model off; /* between two processes of different nodes, the link theirs alone */
 } blx_nodes;

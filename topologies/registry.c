@@ -9,6 +9,8 @@
  *   '1'..'9' and 'T' are one algorithm; N_b >= np - 1 is the same tree as
  *   N_b = np - 1 (the root reaches everybody in one level);
  *   'M' clamps |N_r| to np - 1.
+ * Broadcasts 'H' take the scope's crossing bits as their number (BLX_ALG_NODE_ORDER,
+ * nodes.h): on a scope over nodes, the dimensions between nodes go first.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -78,6 +80,8 @@ int blx_route_letter(blx_route *r, char top, const blx_route_in *in, blx_coll op
         r->key = 'T'; /* '3' and 'T' with N_b = 3 share one cached tree */
     } else if (a->flags & BLX_ALG_USES_RINGS) {
         r->param = in->rings < 0 ? -clamp(-(long long)in->rings, 1, most) : clamp(in->rings, 1, most);
+    } else if ((a->flags & BLX_ALG_NODE_ORDER) && !combine && in->nodes != NULL && in->nodes->nn > 1) {
+        r->param = in->nodes->cross;
     }
     return 0;
 }

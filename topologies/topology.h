@@ -94,7 +94,7 @@ typedef struct blx_cost_in {
 typedef double (*blx_cost_fn)(const blx_cost_in *c);
 
 /* Algorithm flags.  The registry acts on POWER_OF_TWO, LEAVE_ON_ALL_ONLY,
- * CUTS and GATHERS; the others describe the algorithm for people and tools
+ * CUTS, GATHERS and NODE_ORDER; the others describe the algorithm for people and tools
  * (tools/topo_table). */
 enum {
     BLX_ALG_PIPELINES = 1 << 0,         /* ring-like: consecutive operations pipeline */
@@ -110,9 +110,12 @@ enum {
                                            combines with locations */
     BLX_ALG_LEVELS = 1 << 9,            /* runs the table's own algorithms on a scope's two levels
                                            (nodes.h): chosen and run by the registry itself */
-    BLX_ALG_MPI = 1 << 10               /* hands the operation to MPI's own collective: runs where
+    BLX_ALG_MPI = 1 << 10,              /* hands the operation to MPI's own collective: runs where
                                            blx_route_in.mpi says MPI can; the default weighs it by
                                            a tuning file's measurements (blx_mpi_costs) */
+    BLX_ALG_NODE_ORDER = 1 << 11        /* its broadcast tree's number is the scope's crossing bits
+                                           (blx_nodes.cross; 0 on one node): the order the shape
+                                           leaves free follows the nodes */
 };
 
 /* The operations the default TOP chooses an algorithm for. */

@@ -6,7 +6,9 @@
  * For each placement (consecutive grid processes together; dealt round
  * robin) and each grid shape: every scope's nodes are those the placement
  * gives its members (counted, numbered by first member, the largest node's
- * size).  On every scope that spans nodes with two or more of its members
+ * size) and the bits of a member's index that cross nodes.  On every
+ * scope of a power of two members, hypercube broadcasts ('H') from every
+ * source along the tree of those bits.  On every scope that spans nodes with two or more of its members
  * on one: broadcasts from every source, sums to every destination and to
  * all, and absolute maxima with their locations, forced to run in two
  * levels (BLACS_ALGORITHM): the two-level run counter must count each one,
@@ -51,6 +53,15 @@ static void check_scope(const blx_scope *s, int np, int count, int cyclic)
           n->most, nn, most);
     for (int i = 0; i < s->np; i++)
         CHECK(n->order[n->pos[i]] == i, "scope %d: member %d out of place", s->id, i);
+    int cross = 0; /* the bits b for which most members k and k ^ b are on different nodes */
+    for (int b = 1; b < s->np; b <<= 1) {
+        int pairs = 0, apart = 0;
+        for (int k = 0; k < s->np; k++)
+            if ((k ^ b) < s->np)
+                pairs++, apart += n->node[k] != n->node[k ^ b];
+        cross |= 2 * apart > pairs ? b : 0;
+    }
+    CHECK(n->cross == cross, "scope %d: crossing bits %#x, expected %#x", s->id, n->cross, cross);
 }
 
 static double value(int who, int i) { return (double)((who * 7919 + i * 104729) % 10007) / 64.0 + who; }
@@ -61,6 +72,23 @@ static void coords(int ctxt, const blx_scope *s, int k, int *pr, int *pc)
     Cblacs_pcoord(ctxt, s->first + k * s->stride, pr, pc);
 }
 
+/* A broadcast along top from member root of the scope, checked everywhere. */
+static void bcast_from(int ctxt, const char *scope, const char *top, const blx_scope *s, int root)
+{
+    static double a[N];
+    int pr, pc, bad = 0;
+    coords(ctxt, s, root, &pr, &pc);
+    for (int i = 0; i < N; i++)
+        a[i] = s->me == root ? value(1000 + root, i) : -1;
+    if (s->me == root)
+        Cdgebs2d(ctxt, scope, top, N, 1, a, N);
+    else
+        Cdgebr2d(ctxt, scope, top, N, 1, a, N, pr, pc);
+    for (int i = 0; i < N; i++)
+        bad += a[i] != value(1000 + root, i);
+    CHECK(bad == 0, "scope %s: broadcast '%s' from member %d wrong in %d places", scope, top, root, bad);
+}
+
 /* Broadcast and sum to one from and to each member; returns the operations. */
 static int to_each(int ctxt, const char *scope, const blx_scope *s)
 {
@@ -69,15 +97,7 @@ static int to_each(int ctxt, const char *scope, const blx_scope *s)
     for (int root = 0; root < s->np; root++) {
         int pr, pc, bad = 0;
         coords(ctxt, s, root, &pr, &pc);
-        for (int i = 0; i < N; i++)
-            a[i] = me == root ? value(1000 + root, i) : -1;
-        if (me == root)
-            Cdgebs2d(ctxt, scope, " ", N, 1, a, N);
-        else
-            Cdgebr2d(ctxt, scope, " ", N, 1, a, N, pr, pc);
-        for (int i = 0; i < N; i++)
-            bad += a[i] != value(1000 + root, i);
-        CHECK(bad == 0, "scope %s: broadcast from member %d wrong in %d places", scope, root, bad);
+        bcast_from(ctxt, scope, " ", s, root);
         for (int i = 0; i < N; i++)
             a[i] = value(me, i);
         Cdgsum2d(ctxt, scope, " ", N, 1, a, N, pr, pc);
@@ -90,6 +110,32 @@ static int to_each(int ctxt, const char *scope, const blx_scope *s)
         CHECK(bad == 0, "scope %s: sum to member %d wrong in %d places", scope, root, bad);
     }
     return 2 * s->np;
+}
+
+/* Hypercube broadcasts ('H') from each member of a scope of a power of two
+ * members: right everywhere, run by the hypercube, along the tree of the
+ * scope's crossing bits (its cache holds that tree, crossing dimension
+ * first where the scope spans nodes, hypercube.c). */
+static void hypercube_each(int ctxt, const char *scope, const blx_scope *s)
+{
+    if (s->np < 2 || (s->np & (s->np - 1)) != 0)
+        return;
+    unsigned long before = blx_algorithm_runs(&blx_alg_hypercube);
+    for (int root = 0; root < s->np; root++)
+        bcast_from(ctxt, scope, "H", s, root);
+    unsigned long ran = blx_algorithm_runs(&blx_alg_hypercube) - before;
+    CHECK(ran == (unsigned long)s->np, "scope %s: %lu of %d 'H' broadcasts ran the hypercube", scope, ran,
+          s->np);
+    int cross = s->nodes->nn > 1 ? s->nodes->cross : 0, found = 0;
+    for (int i = 0; i < BLX_TREE_CACHE; i++) {
+        const struct blx_tree_slot *t = &s->trees.slot[i];
+        if (t->shape != blx_alg_hypercube.tree || t->tree == NULL)
+            continue;
+        int first = blx_tree_kids(t->tree, 0)[0];
+        found += t->param == cross && first == (cross != 0 ? (cross & -cross) : 1);
+    }
+    CHECK(found == 1, "scope %s (%d nodes): no hypercube tree of crossing bits %#x sending along them first",
+          scope, s->nodes->nn, cross);
 }
 
 /* Sums to all (twice: the same bits; everywhere the same bits) and an
@@ -162,6 +208,7 @@ static void placement(const char *nodes, int count, int cyclic)
         for (int s = 0; s < BLX_NSCOPE; s++) {
             check_scope(&c->scope[s], g[k].p * g[k].q, count, cyclic);
             run_scope(ctxt, names[s], &c->scope[s]);
+            hypercube_each(ctxt, names[s], &c->scope[s]);
         }
         Cblacs_gridexit(ctxt);
     }
