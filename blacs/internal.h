@@ -62,6 +62,9 @@ typedef struct blx_ctx {
     /* the last point-to-point cut (p2p.c: blx_p2p_cut): a loop of messages
      * of one size plans once; 0 pieces: none yet */
     blx_cut p2p_cut;
+    /* the last point-to-point send (p2p.c: a stream to one receiver): its
+     * destination + 1 (0: none yet) and the ID then expected next from it */
+    int p2p_last_dest, p2p_last_recv;
     /* debug levels (watch.h): hang reports (2), p2p descriptions (3), and
      * agreement checks per scope (3); MPI_COMM_NULL when off */
     MPI_Comm watch, check, agree[BLX_NSCOPE];

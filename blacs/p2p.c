@@ -53,8 +53,13 @@
  *   keeps the receiver off the core): a sender whose receiver is late loses
  *   that alpha, and one whose receiver is a moment from ready (an echo: the
  *   reply's receiver is finishing its send) saves the copy and the pieces.
+ *   In a stream to one receiver (sends to one peer with nothing received
+ *   from it between) it waits up to a quarter of the copy (NOTE_WAIT_COPY):
+ *   a receiver in a loop of receives posts its note a few microseconds
+ *   after taking the previous message.
  *   (doc/performance.md: how the constants below were measured.)
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "../base/debug.h"
@@ -104,6 +109,13 @@ static int with_note(const blx_ctx *c, int peer, size_t n)
  * an exchange, where both wait for a note that comes only after the
  * other's send. */
 #define NOTE_WAIT_ALPHAS 1
+/* In a stream to one receiver (this process's last send went to the same
+ * peer, and nothing came from that peer since: no exchange, no echo) the
+ * receiver, in a loop of receives, posts its note a moment after it took
+ * the previous message, later than 1 alpha: the sender waits for it up to
+ * this share of the copy it saves (n beta).  A receiver busy elsewhere
+ * costs the sender that share more before it copies (doc/performance.md). */
+#define NOTE_WAIT_COPY 0.25
 
 /* Whether the peer's next message to this process has already arrived: the
  * peer sent first and now waits for ours (LAWN 73 figure 3's exchange, one
@@ -119,9 +131,9 @@ static int peer_sent_first(blx_ctx *c, int peer, const char *routine)
 /* The receiver's ready note, waited for as long as the cost model says
  * (header), unless the peer turns out to be sending to this process; 1: it
  * has come. */
-static int receiver_ready(blx_ctx *c, const blx_ep *side, blx_req *note, int peer, const char *routine)
+static int receiver_ready(blx_ctx *c, const blx_ep *side, blx_req *note, int peer, double budget,
+                          const char *routine)
 {
-    double budget = c->model.overlap ? NOTE_WAIT_ALPHAS * c->model.alpha : 0.0;
     double t0 = MPI_Wtime();
     for (;;) { /* the test first: MPI_Iprobe may see a message only after the progress a test makes */
         int ready = blx_test(side, note);
@@ -168,7 +180,14 @@ void blx_send_matrix(blx_call *k)
     if (with_note(c, dest, bytes))
         blx_irecv(&side, NULL, 0, dest, &note);
     int straight = note.peer >= 0 && c->check == MPI_COMM_NULL && blx_shape_contiguous(&k->shape);
-    if (straight && receiver_ready(c, &side, &note, dest, k->name)) {
+    int expect = blx_msgid_peek_recv(&c->ids, dest),
+        stream = c->p2p_last_dest == dest + 1 && c->p2p_last_recv == expect;
+    c->p2p_last_dest = dest + 1;
+    c->p2p_last_recv = expect;
+    double wait = NOTE_WAIT_ALPHAS * c->model.alpha;
+    if (stream)
+        wait = fmax(wait, NOTE_WAIT_COPY * (double)bytes * c->model.beta);
+    if (straight && receiver_ready(c, &side, &note, dest, c->model.overlap ? wait : 0.0, k->name)) {
         blx_req r;
         blx_isend(&side, k->A, bytes, dest, &r);
         blx_wait(&side, &r);
