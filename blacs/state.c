@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../base/debug.h"
+#include "../base/heap.h"
 #include "internal.h"
 
 blx_state blx_g;
@@ -46,6 +47,7 @@ void blx_init(void)
     MPI_Finalized(&flag);
     if (flag)
         blx_fatal(-1, "BLACS_PINFO", "MPI has already been finalized (BLACS_EXIT(0) ends MPI)");
+    blx_heap_setup(); /* ScaLAPACK's work space, freed and taken again around each message (heap.h) */
     MPI_Initialized(&flag);
     if (!flag)
         MPI_Init(NULL, NULL);
