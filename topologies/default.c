@@ -32,7 +32,8 @@
 /* Whether a provides op at all. */
 static int provides(const blx_algorithm *a, blx_coll op)
 {
-    return (a->flags & BLX_ALG_LEVELS) ? 1
+    return (a->flags & BLX_ALG_LEVELS)   ? 1
+           : (a->flags & BLX_ALG_SLICES) ? op == BLX_ALLREDUCE
            : op == BLX_BCAST
                ? a->bcast_send != NULL
                : a->combine != NULL && !(op == BLX_REDUCE && (a->flags & BLX_ALG_LEAVE_ON_ALL_ONLY));
@@ -43,6 +44,7 @@ static int provides(const blx_algorithm *a, blx_coll op)
 static int can_run(const blx_algorithm *a, blx_coll op, const blx_route_in *in)
 {
     return provides(a, op) && (!(a->flags & BLX_ALG_LEVELS) || blx_nodes_two_levels(in->nodes)) &&
+           (!(a->flags & BLX_ALG_SLICES) || blx_nodes_sliceable(in->nodes)) &&
            (!(a->flags & BLX_ALG_MPI) || in->mpi) &&
            !(op == BLX_BCAST && (a->flags & BLX_ALG_POWER_OF_TWO) && !blx_is_pof2(in->np)) &&
            !(op != BLX_BCAST && (a->flags & BLX_ALG_CUTS) && !in->splittable);
@@ -104,6 +106,28 @@ static double levels_cost(const blx_route_in *in, blx_coll op)
     return t;
 }
 
+/* In slices (node_slices.c): reduce-scatter and allgather on a node of P,
+ * between them the default's best sum to all of the N nodes' holders of a
+ * piece, n / P bytes, the card shared by the node's P pieces. */
+static double slices_cost(const blx_route_in *in)
+{
+    const blx_nodes *n = in->nodes;
+    const blx_model *on = &n->on;
+    int l, p = blx_pof2_floor(n->most, &l);
+    double part = (p - 1.0) / p, bytes = (double)in->bytes;
+    blx_route_in across = *in;
+    across.np = n->nn;
+    across.bytes = in->bytes / (size_t)p;
+    across.model = &n->sliced;
+    across.nodes = NULL;
+    across.forced = NULL;
+    across.mpi = 0;
+    blx_route r;
+    double t;
+    choose(&r, &t, &across, BLX_ALLREDUCE);
+    return t + 2 * l * on->alpha + part * bytes * (2 * on->beta + on->gamma);
+}
+
 static void weigh_own(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op);
 
 /* MPI's measured time over the default's own for op on in's scope (-1:
@@ -136,6 +160,8 @@ static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op)
         return NEVER;
     if (r->alg->flags & BLX_ALG_LEVELS)
         return levels_cost(in, op);
+    if (r->alg->flags & BLX_ALG_SLICES)
+        return slices_cost(in);
     if (op == BLX_BCAST)
         return r->alg->bcast_cost(&c);
     double t = r->alg->combine_cost(&c), spread = 0;

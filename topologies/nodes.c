@@ -72,7 +72,7 @@ blx_nodes *blx_nodes_build(int np, const int *node_id, const int *rank, const bl
         return NULL;
     }
     int *start = mem + 3 * np, *after = start + np + 1; /* start has nn + 1 <= np + 1 entries */
-    *n = (blx_nodes){np, 0, 0, mem, mem + np, mem + 2 * np, start, after, after + np, 0, *on, *off};
+    *n = (blx_nodes){np, 0, 0, mem, mem + np, mem + 2 * np, start, after, after + np, 0, *on, *off, *off};
     for (int k = 0; k < np; k++)
         m[k] = (member){node_id[k], k};
     qsort(m, (size_t)np, sizeof *m, by_node);
@@ -84,6 +84,8 @@ blx_nodes *blx_nodes_build(int np, const int *node_id, const int *rank, const bl
     qsort(g, (size_t)n->nn, sizeof *g, by_first); /* number the nodes by their first member */
     fill(n, m, g, rank);
     n->cross = crossing_bits(n);
+    n->sliced = n->off;
+    n->sliced.beta *= n->most;
     free(m);
     free(g);
     return n;

@@ -20,20 +20,22 @@
 #include "model.h"
 
 typedef struct blx_nodes {
-    int np;        /* members of the scope */
-    int nn;        /* nodes it spans */
-    int most;      /* members on its fullest node */
-    int *node;     /* [np]: node of member k, the nodes numbered 0.. by their first member */
-    int *order;    /* [np]: the members node by node, each node's in scope order */
-    int *pos;      /* [np]: where member k stands in order */
-    int *start;    /* [nn + 1]: node j's members are order[start[j] .. start[j + 1]) */
-    int *rank;     /* [np]: the communicator rank of order[i] (each node's part of the scope) */
-    int *lead;     /* [nn]: the communicator ranks of one operation's leaders (work space) */
-    int cross;     /* the bits b < np for which members k and k XOR b lie on different nodes for
+    int np;           /* members of the scope */
+    int nn;           /* nodes it spans */
+    int most;         /* members on its fullest node */
+    int *node;        /* [np]: node of member k, the nodes numbered 0.. by their first member */
+    int *order;       /* [np]: the members node by node, each node's in scope order */
+    int *pos;         /* [np]: where member k stands in order */
+    int *start;       /* [nn + 1]: node j's members are order[start[j] .. start[j + 1]) */
+    int *rank;        /* [np]: the communicator rank of order[i] (each node's part of the scope) */
+    int *lead;        /* [nn]: the communicator ranks of one operation's leaders (work space) */
+    int cross;        /* the bits b < np for which members k and k XOR b lie on different nodes for
                       most k: placed by node, the bits of a node's size and above; round robin,
                       those below the number of nodes (a hypercube's dimensions, hypercube.c) */
-    blx_model on;  /* the cost model among the processes of one node */
-    blx_model off; /* between two processes of different nodes, the link theirs alone */
+    blx_model on;     /* the cost model among the processes of one node */
+    blx_model off;    /* between two processes of different nodes, the link theirs alone */
+    blx_model sliced; /* off with beta times most: every process of a node crossing at once
+                         (a sum to all in slices, two_level.c) */
 } blx_nodes;
 
 /* The nodes of a scope of np members: node_id[k] names member k's node
@@ -45,6 +47,12 @@ BLX_INTERNAL void blx_nodes_free(blx_nodes *n);
 /* Whether operations on the scope may run in two levels: it spans more
  * than one node and some node holds more than one of its members. */
 static inline int blx_nodes_two_levels(const blx_nodes *n) { return n != NULL && n->nn > 1 && n->most > 1; }
+/* Whether a sum to all may run in slices (two_level.c): two levels, and
+ * every node holds the same number of the members, a power of two. */
+static inline int blx_nodes_sliceable(const blx_nodes *n)
+{
+    return blx_nodes_two_levels(n) && n->nn * n->most == n->np && (n->most & (n->most - 1)) == 0;
+}
 /* The member leading node j in an operation rooted at member 'root': the
  * root on its own node, elsewhere the node's first member. */
 static inline int blx_nodes_leader(const blx_nodes *n, int j, int root)

@@ -91,6 +91,39 @@ static void gather(const blx_xfer *x, int p, size_t n)
     free(rq);
 }
 
+/* The reduce-scatter among members 0..p-1 (relative to the root; p = 2^nlev):
+ * at level k I keep levels[k + 1] (or my final piece) of levels[k] and give
+ * the partner the other half.  Returns my piece of the total. */
+static span reduce_scatter(const blx_xfer *x, int me, int p, int nlev, char *tmp, span *levels)
+{
+    size_t unit = x->unit;
+    levels[nlev] = halving(me, p, x->bytes / unit, levels);
+    for (int k = 0; k < nlev; k++) {
+        int partner = me ^ (p >> (k + 1)), peer = blx_xfer_member(x, partner);
+        span whole = levels[k], keep = levels[k + 1];
+        span give = keep.lo == whole.lo ? (span){keep.hi, whole.hi} : (span){whole.lo, keep.lo};
+        size_t kb = (keep.hi - keep.lo) * unit;
+        char *kp = x->buf + keep.lo * unit;
+        blx_sendrecv(&x->ep, x->buf + give.lo * unit, (give.hi - give.lo) * unit, peer, tmp, kb, peer);
+        x->merge(x->op, kp, tmp, kb, me > partner); /* lower member's (op) upper member's */
+    }
+    return levels[nlev];
+}
+
+/* The allgather: the same exchanges backwards, whole pieces. */
+static void allgather(const blx_xfer *x, int me, int p, int nlev, const span *levels, span mine)
+{
+    size_t unit = x->unit;
+    for (int k = nlev - 1; k >= 0; k--) {
+        span whole = levels[k];
+        span theirs = mine.lo == whole.lo ? (span){mine.hi, whole.hi} : (span){whole.lo, mine.lo};
+        int peer = blx_xfer_member(x, me ^ (p >> (k + 1)));
+        blx_sendrecv(&x->ep, x->buf + mine.lo * unit, (mine.hi - mine.lo) * unit, peer,
+                     x->buf + theirs.lo * unit, (theirs.hi - theirs.lo) * unit, peer);
+        mine = whole;
+    }
+}
+
 static void rabenseifner(const blx_xfer *xin)
 {
     blx_xfer own = *xin, *x = &own;
@@ -98,42 +131,39 @@ static void rabenseifner(const blx_xfer *xin)
     int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(e->np, &nlev);
     if (x->readonly && me < p) /* folded-out members only send theirs */
         blx_xfer_own(x);
-    size_t unit = x->unit, n = x->bytes / unit;
-    char *buf = x->buf;
     char *tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, e->ctxt, e->routine);
     if (!blx_fold_in(x, tmp, &p))
         return;
-
-    /* reduce-scatter: at level k I keep levels[k + 1] (or my final piece) of
-     * levels[k] and give the partner the other half */
-    span levels[33];
-    levels[nlev] = halving(me, p, n, levels);
-    for (int k = 0; k < nlev; k++) {
-        int partner = me ^ (p >> (k + 1)), peer = blx_xfer_member(x, partner);
-        span whole = levels[k], keep = levels[k + 1];
-        span give = keep.lo == whole.lo ? (span){keep.hi, whole.hi} : (span){whole.lo, keep.lo};
-        size_t kb = (keep.hi - keep.lo) * unit;
-        char *kp = buf + keep.lo * unit;
-        blx_sendrecv(e, buf + give.lo * unit, (give.hi - give.lo) * unit, peer, tmp, kb, peer);
-        x->merge(x->op, kp, tmp, kb, me > partner); /* lower member's (op) upper member's */
-    }
-    span mine = levels[nlev];
-
-    if (x->leave_on_all) { /* allgather: the same exchanges backwards, whole pieces */
-        for (int k = nlev - 1; k >= 0; k--) {
-            span whole = levels[k];
-            span theirs = mine.lo == whole.lo ? (span){mine.hi, whole.hi} : (span){whole.lo, mine.lo};
-            int peer = blx_xfer_member(x, me ^ (p >> (k + 1)));
-            blx_sendrecv(e, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, peer, buf + theirs.lo * unit,
-                         (theirs.hi - theirs.lo) * unit, peer);
-            mine = whole;
-        }
+    span levels[33], mine = reduce_scatter(x, me, p, nlev, tmp, levels);
+    if (x->leave_on_all) {
+        allgather(x, me, p, nlev, levels, mine);
         blx_fold_out(x, p);
     } else if (me != 0) { /* gather: every piece straight to the destination */
-        blx_send(e, buf + mine.lo * unit, (mine.hi - mine.lo) * unit, blx_xfer_member(x, 0));
+        blx_send(e, x->buf + mine.lo * x->unit, (mine.hi - mine.lo) * x->unit, blx_xfer_member(x, 0));
     } else {
-        gather(x, p, n);
+        gather(x, p, x->bytes / x->unit);
     }
+}
+
+/* The slices of a sum to all over nodes (two_level.c), on one node's
+ * members, a power of two of them, the root first: the reduce-scatter,
+ * which returns my piece's place and length in bytes, and the allgather,
+ * which gives every member every piece. */
+size_t blx_slices_scatter(const blx_xfer *x, size_t *len)
+{
+    int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(x->ep.np, &nlev);
+    char *tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, x->ep.ctxt, x->ep.routine);
+    span levels[33], mine = reduce_scatter(x, me, p, nlev, tmp, levels);
+    *len = (mine.hi - mine.lo) * x->unit;
+    return mine.lo * x->unit;
+}
+
+void blx_slices_gather(const blx_xfer *x)
+{
+    int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(x->ep.np, &nlev);
+    span levels[33], mine = halving(me, p, x->bytes / x->unit, levels);
+    levels[nlev] = mine;
+    allgather(x, me, p, nlev, levels, mine);
 }
 
 /* The costs above, with the fold-in (and fold-out) of a non-power-of-two np. */

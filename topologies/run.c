@@ -113,6 +113,22 @@ static void levels_combine(blx_xfer *x)
     }
 }
 
+/* A sum to all in slices (node_slices.c): the node's reduce-scatter, each
+ * piece summed across the nodes, the node's allgather. */
+static void slices_combine(const blx_xfer *x)
+{
+    const blx_nodes *n = x->nodes;
+    blx_xfer node = blx_level_node(x, n->order[n->start[n->node[x->ep.me]]]); /* its first member first */
+    node.ep.whole = x->bytes;
+    size_t len, at = blx_slices_scatter(&node, &len);
+    blx_xfer across = blx_level_slice(x, node.ep.me);
+    across.buf = x->buf + at;
+    across.bytes = len;
+    blx_route r = level_route(&across, x, BLX_ALLREDUCE);
+    blx_combine_run(&r, &across);
+    blx_slices_gather(&node);
+}
+
 /* A broadcast along r, uncounted (the spreading of a gathered result). */
 static void bcast_along(const blx_route *r, blx_xfer *x, int is_source)
 {
@@ -132,8 +148,11 @@ void blx_combine_run(const blx_route *r, blx_xfer *x)
 {
     count_run(r->alg);
     x->ordered |= r->fixed_order;
-    if (r->alg->flags & BLX_ALG_LEVELS) {
-        levels_combine(x);
+    if (r->alg->flags & (BLX_ALG_LEVELS | BLX_ALG_SLICES)) {
+        if (r->alg->flags & BLX_ALG_LEVELS)
+            levels_combine(x);
+        else
+            slices_combine(x);
         return;
     }
     x->ep.whole = x->bytes;

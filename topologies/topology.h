@@ -113,9 +113,11 @@ enum {
     BLX_ALG_MPI = 1 << 10,              /* hands the operation to MPI's own collective: runs where
                                            blx_route_in.mpi says MPI can; the default weighs it by
                                            a tuning file's measurements (blx_mpi_costs) */
-    BLX_ALG_NODE_ORDER = 1 << 11        /* its broadcast tree's number is the scope's crossing bits
+    BLX_ALG_NODE_ORDER = 1 << 11,       /* its broadcast tree's number is the scope's crossing bits
                                            (blx_nodes.cross; 0 on one node): the order the shape
                                            leaves free follows the nodes */
+    BLX_ALG_SLICES = 1 << 12            /* a sum to all in slices of the scope's nodes: runs where
+                                           blx_nodes_sliceable; the default prices it itself */
 };
 
 /* The operations the default TOP chooses an algorithm for. */
@@ -166,6 +168,7 @@ typedef struct blx_algorithm {
     X(split_ring)         \
     X(multiring)          \
     X(two_level)          \
+    X(node_slices)        \
     X(mpi)
 
 #define BLX_ALG_DECLARE(name) BLX_INTERNAL extern const blx_algorithm blx_alg_##name;
@@ -285,6 +288,13 @@ BLX_INTERNAL double blx_tree_combine_cost(const blx_cost_in *c);
  * an operation rooted at member 'root', one per node. */
 BLX_INTERNAL blx_xfer blx_level_node(const blx_xfer *x, int leader);
 BLX_INTERNAL blx_xfer blx_level_leaders(const blx_xfer *x, int root);
+/* A sum to all in slices (node_slices.c): the members of x's scope that
+ * hold piece 'index' of their node, one per node (two_level.c); and on one node's
+ * members, the root first (rabenseifner.c), the reduce-scatter, which
+ * returns my piece's place and length in bytes, and the allgather. */
+BLX_INTERNAL blx_xfer blx_level_slice(const blx_xfer *x, int index);
+BLX_INTERNAL size_t blx_slices_scatter(const blx_xfer *x, size_t *len);
+BLX_INTERNAL void blx_slices_gather(const blx_xfer *x);
 
 /* Makes x->buf the combine's own copy (in work space) of a read-only
  * contribution (x->readonly), before anything is folded into it. */

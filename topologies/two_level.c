@@ -55,20 +55,36 @@ blx_xfer blx_level_node(const blx_xfer *x, int leader)
     return s;
 }
 
-blx_xfer blx_level_leaders(const blx_xfer *x, int root)
+/* One member of each node, their communicator ranks in n->lead: x's node's
+ * is x's process; the root the one of node 'root'. */
+static blx_xfer across(const blx_xfer *x, int root, const blx_model *model)
 {
     const blx_nodes *n = x->nodes;
-    for (int j = 0; j < n->nn; j++)
-        n->lead[j] = n->rank[n->pos[blx_nodes_leader(n, j, root)]];
     blx_xfer s = *x;
     s.ep.map = n->lead;
     s.ep.own = MPI_COMM_NULL;
     s.ep.np = n->nn;
     s.ep.me = n->node[x->ep.me];
-    s.root = n->node[root];
-    s.model = &n->off;
+    s.root = root;
+    s.model = model;
     s.nodes = NULL;
     return s;
+}
+
+blx_xfer blx_level_leaders(const blx_xfer *x, int root)
+{
+    const blx_nodes *n = x->nodes;
+    for (int j = 0; j < n->nn; j++)
+        n->lead[j] = n->rank[n->pos[blx_nodes_leader(n, j, root)]];
+    return across(x, n->node[root], &n->off);
+}
+
+blx_xfer blx_level_slice(const blx_xfer *x, int index)
+{
+    const blx_nodes *n = x->nodes;
+    for (int j = 0; j < n->nn; j++)
+        n->lead[j] = n->rank[n->start[j] + index];
+    return across(x, 0, &n->sliced);
 }
 
 const blx_algorithm blx_alg_two_level = {

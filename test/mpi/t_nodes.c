@@ -13,9 +13,12 @@
  * all, and absolute maxima with their locations, forced to run in two
  * levels (BLACS_ALGORITHM): the two-level run counter must count each one,
  * every value must be right, a sum to all must give every member the same
- * bits, and the same sum again the same bits.  Then the default ' ' alone,
- * on a network that BLACS_MODEL makes slow, must choose two levels for a
- * long sum to all, and on a fast one must not.
+ * bits, and the same sum again the same bits.  The same for sums to all
+ * forced into slices (node_slices.c), of three types, which must run so
+ * exactly where every node holds the same power of two of the scope's
+ * members.  Then the default ' ' alone, on a network that BLACS_MODEL makes
+ * slow, must choose two levels for a long sum to all (in slices where it
+ * can), and on a fast one must not.
  */
 #include <math.h>
 
@@ -193,6 +196,43 @@ static void run_scope(int ctxt, const char *scope, const blx_scope *s)
               scope, s->nodes->nn, s->nodes->most, ran);
 }
 
+/* Sums to all forced into slices (node_slices.c), of doubles, integers and
+ * double complex: each right, the same bits everywhere and again; the
+ * slices' run counter counts each where every node holds the same power of
+ * two of the scope's members, none elsewhere (it falls back). */
+static void slices_scope(int ctxt, const char *scope, const blx_scope *s)
+{
+    static double a[N], b[N], z[2 * N];
+    static int ia[N];
+    int me = s->me, bad = 0;
+    for (int i = 0; i < N; i++) {
+        a[i] = b[i] = z[2 * i] = value(me, i);
+        z[2 * i + 1] = -0.5 * value(me, i + 1);
+        ia[i] = me * 1000 + i;
+    }
+    unsigned long before = blx_algorithm_runs(&blx_alg_node_slices);
+    Cdgsum2d(ctxt, scope, " ", N, 1, a, N, -1, -1);
+    Cdgsum2d(ctxt, scope, " ", N, 1, b, N, -1, -1);
+    Cigsum2d(ctxt, scope, " ", N, 1, ia, N, -1, -1);
+    Czgsum2d(ctxt, scope, " ", N, 1, z, N, -1, -1);
+    unsigned long ran = blx_algorithm_runs(&blx_alg_node_slices) - before;
+    for (int i = 0; i < N; i++) {
+        double want = 0, wantz = 0;
+        for (int k = 0; k < s->np; k++)
+            want += value(k, i), wantz += -0.5 * value(k, i + 1);
+        bad += fabs(a[i] - want) > 1e-12 * want || fabs(z[2 * i] - want) > 1e-12 * want ||
+               fabs(z[2 * i + 1] - wantz) > 1e-12 * fabs(wantz) ||
+               ia[i] != 1000 * s->np * (s->np - 1) / 2 + s->np * i;
+    }
+    CHECK(bad == 0, "scope %s: sums to all in slices wrong in %d places", scope, bad);
+    CHECK(memcmp(a, b, sizeof a) == 0, "scope %s: the same sum in slices twice gave other bits", scope);
+    MPI_Bcast(b, N, MPI_DOUBLE, 0, s->comm);
+    CHECK(memcmp(a, b, sizeof a) == 0, "scope %s: the sum in slices is not the same bits everywhere", scope);
+    unsigned long want_runs = blx_nodes_sliceable(s->nodes) ? 4 : 0;
+    CHECK(ran == want_runs, "scope %s (%d nodes, at most %d on one): %lu sums ran in slices, expected %lu",
+          scope, s->nodes->nn, s->nodes->most, ran, want_runs);
+}
+
 static void placement(const char *nodes, int count, int cyclic)
 {
     static const char *const names[BLX_NSCOPE] = {
@@ -202,6 +242,7 @@ static void placement(const char *nodes, int count, int cyclic)
     setenv("BLACS_NODES", nodes, 1);
     for (int k = 0; k < ng; k++) {
         int ctxt = grid("bcast=two_level,reduce=two_level,allreduce=two_level", g[k].p, g[k].q);
+        int sliced = grid("allreduce=node_slices", g[k].p, g[k].q);
         if (ctxt < 0)
             continue;
         blx_ctx *c = blx_ctx_find(ctxt);
@@ -209,14 +250,17 @@ static void placement(const char *nodes, int count, int cyclic)
             check_scope(&c->scope[s], g[k].p * g[k].q, count, cyclic);
             run_scope(ctxt, names[s], &c->scope[s]);
             hypercube_each(ctxt, names[s], &c->scope[s]);
+            slices_scope(sliced, names[s], &blx_ctx_find(sliced)->scope[s]);
         }
         Cblacs_gridexit(ctxt);
+        Cblacs_gridexit(sliced);
     }
     unsetenv("BLACS_NODES");
 }
 
 /* The default alone: two levels for a long sum to all where the network is
- * slow, one level where it is as fast as the node. */
+ * slow (in slices where the nodes allow them), one level where it is as
+ * fast as the node. */
 static void default_choice(const char *model, int want_levels)
 {
     static double a[1 << 17];
@@ -227,13 +271,18 @@ static void default_choice(const char *model, int want_levels)
     unsetenv("BLACS_MODEL");
     for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
         a[i] = mt_rank + (double)i;
-    unsigned long before = blx_algorithm_runs(&blx_alg_two_level);
+    unsigned long before = blx_algorithm_runs(&blx_alg_node_slices);
+    unsigned long before2 = blx_algorithm_runs(&blx_alg_two_level);
     Cdgsum2d(ctxt, "All", " ", (int)(sizeof a / sizeof a[0]), 1, a, (int)(sizeof a / sizeof a[0]), -1, -1);
-    unsigned long ran = blx_algorithm_runs(&blx_alg_two_level) - before;
+    unsigned long ran = blx_algorithm_runs(&blx_alg_node_slices) - before;
+    unsigned long ran2 = blx_algorithm_runs(&blx_alg_two_level) - before2;
     double want = (double)mt_size * (mt_size - 1) / 2 + 5.0 * mt_size;
     CHECK(a[5] == want, "BLACS_MODEL=%s: sum %g, expected %g", model, a[5], want);
-    CHECK(ran == (unsigned long)want_levels, "BLACS_MODEL=%s: %lu sums in two levels, expected %d", model,
-          ran, want_levels);
+    /* slices where every node holds the same power of two, else leaders */
+    int sliced = want_levels && blx_nodes_sliceable(blx_ctx_find(ctxt)->scope[BLX_SCOPE_ALL].nodes);
+    CHECK(ran == (unsigned long)sliced && ran2 == (unsigned long)(want_levels && !sliced),
+          "BLACS_MODEL=%s: %lu sums in slices, %lu in two levels; expected %d, %d", model, ran, ran2, sliced,
+          want_levels && !sliced);
     int n = (int)(sizeof a / sizeof a[0]);
     before = blx_algorithm_runs(&blx_alg_two_level);
     if (mt_rank == 0)

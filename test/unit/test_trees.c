@@ -493,7 +493,7 @@ static void check_algorithm_table(void)
                   "letter '%c' of %s: not its own, or not once in '%s'", *k, a->name, letters);
         for (int op = 0; op < BLX_NCOLL; op++)
             for (const int *p = a->weigh[op]; p != NULL && *p >= 0; p++) {
-                CHECK((a->flags & (BLX_ALG_LEVELS | BLX_ALG_MPI)) ||
+                CHECK((a->flags & (BLX_ALG_LEVELS | BLX_ALG_SLICES | BLX_ALG_MPI)) ||
                           (op == BLX_BCAST ? a->bcast_cost : a->combine_cost) != NULL,
                       "%s: weighed for operation %d without a cost", a->name, op);
                 static const char *const ops[] = {"bcast", "reduce", "allreduce"};

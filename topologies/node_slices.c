@@ -1,0 +1,48 @@
+/*
+ * topologies/node_slices.c - a long sum to all over nodes, in slices: only
+ * the default ' ' chooses it, where the cost model finds it faster than
+ * every other algorithm, on a scope whose nodes each hold the same number
+ * P of its members, a power of two (blx_nodes_sliceable).
+ *
+ * Two levels with leaders (two_level.c) send a node's whole vector through
+ * its leader: the node's other processes wait while the leaders talk, and
+ * the node's fan-in and fan-out each move P - 1 vectors through one
+ * process.  In slices every process works at every step:
+ *
+ *   1. on each node, a reduce-scatter by recursive halving: member i of the
+ *      node ends with piece i of the node's sum (1/P of the vector);
+ *   2. across the nodes, the members that hold piece i (one per node) sum
+ *      it to all of them, along the default's best for N members and n/P
+ *      bytes; the P groups run at once, so a node's card carries all P
+ *      pieces together (the model's beta times P: blx_nodes.sliced);
+ *   3. on each node, an allgather by recursive doubling of the P pieces.
+ *
+ *   cost (N nodes of P members, n bytes; on = the node's model):
+ *     2 log2(P) alpha_on + 2 (P-1)/P n beta_on + (P-1)/P n gamma
+ *       + A_sliced(N, n / P)
+ *   where A_sliced is the default's best sum to all of N members at n/P
+ *   bytes under the network's model with beta times P (default.c).
+ *
+ * The vector is cut between elements (BLX_ALG_CUTS): never for combines
+ * with locations.  Leave-on-all only (BLX_ALG_LEAVE_ON_ALL_ONLY).
+ * Repeatable: each step folds the lower member's part with the upper's, in
+ * a fixed sequence, and step 2 is the default's (fixed order).  Coherent:
+ * each piece is summed by its group, whose sum to all is coherent (the
+ * default's are), and copied whole to the node.  Message IDs: steps 1 and 3
+ * use the pairs of a node, in the same order on both sides; step 2 only
+ * pairs of different nodes.
+ *
+ * This file holds the table's row; two_level.c makes the groups of step 2
+ * (blx_level_slice), default.c prices the algorithm and run.c runs it.
+ */
+#include "topology.h"
+
+const blx_algorithm blx_alg_node_slices = {
+    .name = "node_slices",
+    .keys = "",
+    .title = "node slices",
+    .description = "reduce-scatter on each node, each piece summed across the nodes, allgather on each node",
+    .flags =
+        BLX_ALG_SLICES | BLX_ALG_LEAVE_ON_ALL_ONLY | BLX_ALG_CUTS | BLX_ALG_REPEATABLE | BLX_ALG_COHERENT,
+    .weigh = {[BLX_ALLREDUCE] = BLX_WEIGH_ONCE},
+};
