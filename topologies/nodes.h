@@ -35,7 +35,7 @@ typedef struct blx_nodes {
     blx_model on;     /* the cost model among the processes of one node */
     blx_model off;    /* between two processes of different nodes, the link theirs alone */
     blx_model sliced; /* off with beta times most: every process of a node crossing at once
-                         (a sum to all in slices, two_level.c) */
+                         (a sum to all in slices, node_slices.c) */
 } blx_nodes;
 
 /* The nodes of a scope of np members: node_id[k] names member k's node
@@ -47,7 +47,7 @@ BLX_INTERNAL void blx_nodes_free(blx_nodes *n);
 /* Whether operations on the scope may run in two levels: it spans more
  * than one node and some node holds more than one of its members. */
 static inline int blx_nodes_two_levels(const blx_nodes *n) { return n != NULL && n->nn > 1 && n->most > 1; }
-/* Whether a sum to all may run in slices (two_level.c): two levels, and
+/* Whether a sum to all may run in slices (node_slices.c): two levels, and
  * every node holds the same number of the members, a power of two. */
 static inline int blx_nodes_sliceable(const blx_nodes *n)
 {
