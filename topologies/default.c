@@ -112,12 +112,10 @@ static double levels_cost(const blx_route_in *in, blx_coll op)
 static double slices_cost(const blx_route_in *in)
 {
     const blx_nodes *n = in->nodes;
-    const blx_model *on = &n->on;
-    int l, p = blx_pof2_floor(n->most, &l);
-    double part = (p - 1.0) / p, bytes = (double)in->bytes;
+    blx_cost_in node = {&n->on, n->most, in->bytes, 1, 0, NULL, NULL}; /* its halving and doubling */
     blx_route_in across = *in;
     across.np = n->nn;
-    across.bytes = in->bytes / (size_t)p;
+    across.bytes = in->bytes / (size_t)n->most;
     across.model = &n->sliced;
     across.nodes = NULL;
     across.forced = NULL;
@@ -125,7 +123,7 @@ static double slices_cost(const blx_route_in *in)
     blx_route r;
     double t;
     choose(&r, &t, &across, BLX_ALLREDUCE);
-    return t + 2 * l * on->alpha + part * bytes * (2 * on->beta + on->gamma);
+    return t + blx_alg_rabenseifner.combine_cost(&node);
 }
 
 static void weigh_own(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op);

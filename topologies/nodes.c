@@ -43,21 +43,28 @@ static void fill(blx_nodes *n, const member *m, const group *g, const int *rank)
     n->start[n->nn] = n->np;
 }
 
-/* blx_nodes.cross: the bits whose pairs of members are mostly on different nodes. */
-static int crossing_bits(const blx_nodes *n)
+/* The crossing bits from member root of the first limit members, counting
+ * the pairs of every step-th member. */
+static int crossing(const blx_nodes *n, int root, int limit, int step)
 {
     int cross = 0;
-    for (int b = 1; b > 0 && b < n->np; b <<= 1) {
+    for (int b = 1; b > 0 && b < limit; b <<= 1) {
         int pairs = 0, apart = 0;
-        for (int k = 0; k < n->np; k++)
-            if ((k ^ b) < n->np) {
+        for (int k = 0; k < limit; k += step)
+            if ((k ^ b) < limit) {
                 pairs++;
-                apart += n->node[k] != n->node[k ^ b];
+                apart += n->node[(k + root) % n->np] != n->node[((k ^ b) + root) % n->np];
             }
         if (2 * apart > pairs)
             cross |= b;
     }
     return cross;
+}
+
+int blx_nodes_cross_from(const blx_nodes *n, int root, int limit)
+{
+    /* at most 128 pairs a bit: every long combine by halving asks */
+    return root == 0 && limit == n->np ? n->cross : crossing(n, root, limit, limit > 128 ? limit / 128 : 1);
 }
 
 blx_nodes *blx_nodes_build(int np, const int *node_id, const int *rank, const blx_model *on,
@@ -83,7 +90,7 @@ blx_nodes *blx_nodes_build(int np, const int *node_id, const int *rank, const bl
     }
     qsort(g, (size_t)n->nn, sizeof *g, by_first); /* number the nodes by their first member */
     fill(n, m, g, rank);
-    n->cross = crossing_bits(n);
+    n->cross = crossing(n, 0, n->np, 1);
     n->sliced = n->off;
     n->sliced.beta *= n->most;
     free(m);

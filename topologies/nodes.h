@@ -44,6 +44,11 @@ typedef struct blx_nodes {
 BLX_INTERNAL blx_nodes *blx_nodes_build(int np, const int *node_id, const int *rank, const blx_model *on,
                                         const blx_model *off);
 BLX_INTERNAL void blx_nodes_free(blx_nodes *n);
+/* The bits b < limit for which members k and k XOR b, both below limit and
+ * numbered from member 'root' (k is member (root + k) mod np), lie on
+ * different nodes for most k (blx_nodes.cross from member 0 of all np;
+ * beyond 128 members, most of 128 evenly spaced k). */
+BLX_INTERNAL int blx_nodes_cross_from(const blx_nodes *n, int root, int limit);
 /* Whether operations on the scope may run in two levels: it spans more
  * than one node and some node holds more than one of its members. */
 static inline int blx_nodes_two_levels(const blx_nodes *n) { return n != NULL && n->nn > 1 && n->most > 1; }

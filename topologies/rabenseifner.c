@@ -17,6 +17,12 @@
  *   (or, for one destination, every member sends its piece to it, which
  *   posts all p - 1 receives at once: their latencies overlap)
  *
+ * On a scope over nodes the halving takes first the dimensions whose pairs
+ * share a node (blx_halving_order, below): on two nodes of 2 by rank, 0 <-> 1
+ * keeps [a b], then 0 <-> 2 keeps [a]; only the last, smallest, halves
+ * cross the cards.  Farthest first, every process of a node would send
+ * half its vector through the node's card at the first step.
+ *
  *   cost (p a power of two, n bytes, gamma per byte combined):
  *     allreduce  2 log2(p) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma
  *     reduce     (log2(p) + 1) alpha + (p-1) o + 2 (p-1)/p n beta + (p-1)/p n gamma
@@ -29,6 +35,10 @@
  *   fewer bytes and far less arithmetic per process once n is large.
  *   Non-power-of-two np adds one fold-in (alpha + n beta + n gamma) and, for
  *   leave-on-all, one fold-out (alpha + n beta).
+ *   On a scope over nodes the default prices it with the network's model,
+ *   beta times the most members on one node (blx_model_across), as if every
+ *   level crossed the cards at once: a bound, which the order below beats
+ *   by keeping the first levels on the nodes.
  *
  * Needs a vector that can be cut between elements (x->unit > 0), so combines
  * with locations never come here.  Coherent: each piece of the result is
@@ -46,15 +56,33 @@ typedef struct {
     size_t lo, hi; /* in units */
 } span;
 
-/* The pieces of recursive halving: at each level (mask p/2, p/4, ..., 1)
- * the current span is cut in two; the member without the mask bit keeps the
+/* The order of the halving's dimensions, the masks below p (p = 2^nlev):
+ * from the highest, as Rabenseifner's; on a scope over nodes, first those
+ * whose pairs share a node, then those that cross between nodes, each from
+ * the highest (nodes.h).  The first levels move the largest halves, so on
+ * the node they stay (on the memory, not the card), and only the last and
+ * smallest pieces cross the card: placed by node, the nearest partner
+ * first, as MPICH's halving; round robin the farthest first, as before.  The
+ * dimensions a member's partners follow are the same for every member, so
+ * the pairs match whatever the order. */
+void blx_halving_order(const blx_nodes *n, int root, int p, int dim[32])
+{
+    int cross = n != NULL ? blx_nodes_cross_from(n, root, p) : 0, k = 0;
+    for (int crossing = 0; crossing <= 1; crossing++)
+        for (int mask = p >> 1; mask >= 1; mask >>= 1)
+            if (((cross & mask) != 0) == crossing)
+                dim[k++] = mask;
+}
+
+/* The pieces of recursive halving: at each level k (mask dim[k]) the
+ * current span is cut in two; the member without the mask bit keeps the
  * lower half.  Fills levels[] with the span before each cut; returns the
  * member's final span. */
-static span halving(int me, int p, size_t n, span *levels)
+static span halving(int me, int nlev, const int *dim, size_t n, span *levels)
 {
     span s = {0, n};
-    int k = 0;
-    for (int mask = p >> 1; mask >= 1; mask >>= 1, k++) {
+    for (int k = 0; k < nlev; k++) {
+        int mask = dim[k];
         levels[k] = s;
         size_t mid = s.lo + (s.hi - s.lo) / 2;
         if (me & mask)
@@ -68,14 +96,14 @@ static span halving(int me, int p, size_t n, span *levels)
 /* The destination's gather: every member's piece, the receives posted at
  * once so that their latencies overlap; one after the other (blx_recv cuts
  * them) when a piece is too long for a single message. */
-static void gather(const blx_xfer *x, int p, size_t n)
+static void gather(const blx_xfer *x, int p, int nlev, const int *dim, size_t n)
 {
     const blx_ep *e = &x->ep;
     size_t unit = x->unit;
     span scratch[33];
     if ((n / (size_t)p + 1) * unit > BLX_MAX_MSG) {
         for (int r = 1; r < p; r++) {
-            span s = halving(r, p, n, scratch);
+            span s = halving(r, nlev, dim, n, scratch);
             blx_recv(e, x->buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_member(x, r));
         }
         return;
@@ -84,7 +112,7 @@ static void gather(const blx_xfer *x, int p, size_t n)
     if (rq == NULL)
         blx_fatal(e->ctxt, e->routine, "out of memory for %d receives", p - 1);
     for (int r = 1; r < p; r++) {
-        span s = halving(r, p, n, scratch);
+        span s = halving(r, nlev, dim, n, scratch);
         blx_irecv(e, x->buf + s.lo * unit, (s.hi - s.lo) * unit, blx_xfer_member(x, r), &rq[r - 1]);
     }
     blx_waitall(e, p - 1, rq);
@@ -94,12 +122,12 @@ static void gather(const blx_xfer *x, int p, size_t n)
 /* The reduce-scatter among members 0..p-1 (relative to the root; p = 2^nlev):
  * at level k I keep levels[k + 1] (or my final piece) of levels[k] and give
  * the partner the other half.  Returns my piece of the total. */
-static span reduce_scatter(const blx_xfer *x, int me, int p, int nlev, char *tmp, span *levels)
+static span reduce_scatter(const blx_xfer *x, int me, int nlev, const int *dim, char *tmp, span *levels)
 {
     size_t unit = x->unit;
-    levels[nlev] = halving(me, p, x->bytes / unit, levels);
+    levels[nlev] = halving(me, nlev, dim, x->bytes / unit, levels);
     for (int k = 0; k < nlev; k++) {
-        int partner = me ^ (p >> (k + 1)), peer = blx_xfer_member(x, partner);
+        int partner = me ^ dim[k], peer = blx_xfer_member(x, partner);
         span whole = levels[k], keep = levels[k + 1];
         span give = keep.lo == whole.lo ? (span){keep.hi, whole.hi} : (span){whole.lo, keep.lo};
         size_t kb = (keep.hi - keep.lo) * unit;
@@ -111,13 +139,13 @@ static span reduce_scatter(const blx_xfer *x, int me, int p, int nlev, char *tmp
 }
 
 /* The allgather: the same exchanges backwards, whole pieces. */
-static void allgather(const blx_xfer *x, int me, int p, int nlev, const span *levels, span mine)
+static void allgather(const blx_xfer *x, int me, int nlev, const int *dim, const span *levels, span mine)
 {
     size_t unit = x->unit;
     for (int k = nlev - 1; k >= 0; k--) {
         span whole = levels[k];
         span theirs = mine.lo == whole.lo ? (span){mine.hi, whole.hi} : (span){whole.lo, mine.lo};
-        int peer = blx_xfer_member(x, me ^ (p >> (k + 1)));
+        int peer = blx_xfer_member(x, me ^ dim[k]);
         blx_sendrecv(&x->ep, x->buf + mine.lo * unit, (mine.hi - mine.lo) * unit, peer,
                      x->buf + theirs.lo * unit, (theirs.hi - theirs.lo) * unit, peer);
         mine = whole;
@@ -134,14 +162,16 @@ static void rabenseifner(const blx_xfer *xin)
     char *tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, e->ctxt, e->routine);
     if (!blx_fold_in(x, tmp, &p))
         return;
-    span levels[33], mine = reduce_scatter(x, me, p, nlev, tmp, levels);
+    int dim[32];
+    blx_halving_order(x->nodes, x->root, p, dim);
+    span levels[33], mine = reduce_scatter(x, me, nlev, dim, tmp, levels);
     if (x->leave_on_all) {
-        allgather(x, me, p, nlev, levels, mine);
+        allgather(x, me, nlev, dim, levels, mine);
         blx_fold_out(x, p);
     } else if (me != 0) { /* gather: every piece straight to the destination */
         blx_send(e, x->buf + mine.lo * x->unit, (mine.hi - mine.lo) * x->unit, blx_xfer_member(x, 0));
     } else {
-        gather(x, p, x->bytes / x->unit);
+        gather(x, p, nlev, dim, x->bytes / x->unit);
     }
 }
 
@@ -153,7 +183,9 @@ size_t blx_slices_scatter(const blx_xfer *x, size_t *len)
 {
     int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(x->ep.np, &nlev);
     char *tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, x->ep.ctxt, x->ep.routine);
-    span levels[33], mine = reduce_scatter(x, me, p, nlev, tmp, levels);
+    int dim[32];
+    blx_halving_order(x->nodes, x->root, p, dim);
+    span levels[33], mine = reduce_scatter(x, me, nlev, dim, tmp, levels);
     *len = (mine.hi - mine.lo) * x->unit;
     return mine.lo * x->unit;
 }
@@ -161,9 +193,11 @@ size_t blx_slices_scatter(const blx_xfer *x, size_t *len)
 void blx_slices_gather(const blx_xfer *x)
 {
     int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(x->ep.np, &nlev);
-    span levels[33], mine = halving(me, p, x->bytes / x->unit, levels);
+    int dim[32];
+    blx_halving_order(x->nodes, x->root, p, dim);
+    span levels[33], mine = halving(me, nlev, dim, x->bytes / x->unit, levels);
     levels[nlev] = mine;
-    allgather(x, me, p, nlev, levels, mine);
+    allgather(x, me, nlev, dim, levels, mine);
 }
 
 /* The costs above, with the fold-in (and fold-out) of a non-power-of-two np. */

@@ -295,6 +295,11 @@ BLX_INTERNAL blx_xfer blx_level_leaders(const blx_xfer *x, int root);
 BLX_INTERNAL blx_xfer blx_level_slice(const blx_xfer *x, int index);
 BLX_INTERNAL size_t blx_slices_scatter(const blx_xfer *x, size_t *len);
 BLX_INTERNAL void blx_slices_gather(const blx_xfer *x);
+/* The dimensions of recursive halving (rabenseifner.c), the masks below p
+ * (a power of two) in the order they are used, for members numbered from
+ * 'root' on a scope over the nodes n (NULL: one level): those whose pairs
+ * share a node first, then those that cross nodes, each from the highest. */
+BLX_INTERNAL void blx_halving_order(const blx_nodes *n, int root, int p, int dim[32]);
 
 /* Makes x->buf the combine's own copy (in work space) of a read-only
  * contribution (x->readonly), before anything is folded into it. */

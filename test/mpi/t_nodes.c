@@ -16,7 +16,9 @@
  * bits, and the same sum again the same bits.  The same for sums to all
  * forced into slices (node_slices.c), of three types, which must run so
  * exactly where every node holds the same power of two of the scope's
- * members.  Then the default ' ' alone, on a network that BLACS_MODEL makes
+ * members.  Sums to each member and to all forced into Rabenseifner's
+ * halving, which takes the dimensions inside a node first: right, and the
+ * same bits everywhere.  Then the default ' ' alone, on a network that BLACS_MODEL makes
  * slow, must choose two levels for a long sum to all (in slices where it
  * can), and on a fast one must not.
  */
@@ -233,6 +235,34 @@ static void slices_scope(int ctxt, const char *scope, const blx_scope *s)
           scope, s->nodes->nn, s->nodes->most, ran, want_runs);
 }
 
+/* Sums to each member and to all forced into Rabenseifner's algorithm,
+ * whose halving takes the dimensions inside a node first (rabenseifner.c;
+ * the order itself: test/unit/test_nodes.c): right everywhere, the same
+ * bits everywhere, each run so. */
+static void halving_scope(int ctxt, const char *scope, const blx_scope *s)
+{
+    static double a[N], b[N];
+    unsigned long before = blx_algorithm_runs(&blx_alg_rabenseifner);
+    to_each(ctxt, scope, s);
+    int me = s->me, bad = 0;
+    for (int i = 0; i < N; i++)
+        a[i] = value(me, i);
+    Cdgsum2d(ctxt, scope, " ", N, 1, a, N, -1, -1);
+    unsigned long ran = blx_algorithm_runs(&blx_alg_rabenseifner) - before;
+    for (int i = 0; i < N; i++) {
+        double want = 0;
+        for (int k = 0; k < s->np; k++)
+            want += value(k, i);
+        bad += fabs(a[i] - want) > 1e-12 * fabs(want);
+    }
+    CHECK(bad == 0, "scope %s: sum to all by halving wrong in %d places", scope, bad);
+    memcpy(b, a, sizeof a);
+    MPI_Bcast(b, N, MPI_DOUBLE, 0, s->comm);
+    CHECK(memcmp(a, b, sizeof a) == 0, "scope %s: the sum by halving is not the same bits everywhere", scope);
+    unsigned long want_runs = s->np > 1 ? (unsigned long)s->np + 1 : 0;
+    CHECK(ran == want_runs, "scope %s: %lu sums ran by halving, expected %lu", scope, ran, want_runs);
+}
+
 static void placement(const char *nodes, int count, int cyclic)
 {
     static const char *const names[BLX_NSCOPE] = {
@@ -243,6 +273,7 @@ static void placement(const char *nodes, int count, int cyclic)
     for (int k = 0; k < ng; k++) {
         int ctxt = grid("bcast=two_level,reduce=two_level,allreduce=two_level", g[k].p, g[k].q);
         int sliced = grid("allreduce=node_slices", g[k].p, g[k].q);
+        int halved = grid("reduce=rabenseifner,allreduce=rabenseifner", g[k].p, g[k].q);
         if (ctxt < 0)
             continue;
         blx_ctx *c = blx_ctx_find(ctxt);
@@ -251,9 +282,11 @@ static void placement(const char *nodes, int count, int cyclic)
             run_scope(ctxt, names[s], &c->scope[s]);
             hypercube_each(ctxt, names[s], &c->scope[s]);
             slices_scope(sliced, names[s], &blx_ctx_find(sliced)->scope[s]);
+            halving_scope(halved, names[s], &blx_ctx_find(halved)->scope[s]);
         }
         Cblacs_gridexit(ctxt);
         Cblacs_gridexit(sliced);
+        Cblacs_gridexit(halved);
     }
     unsetenv("BLACS_NODES");
 }

@@ -16,6 +16,9 @@
  *   the point:  64 processes on 4 nodes of 16, placed by node: in no step
  *               does a node's card carry more than one message, where the
  *               tree without the nodes' order makes 16 cross at once
+ *   halving:    recursive halving's dimensions (rabenseifner.c), the bits
+ *               inside a node first, numbered from the operation's root;
+ *               the card sends 1/16 of what it sends farthest first
  */
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +139,82 @@ static void check_card_load(void)
     blx_nodes_free(n);
 }
 
+/* Bytes a node's card sends in recursive halving of n bytes on the nodes n,
+ * dimensions in the order dim: at level k every member whose partner is on
+ * another node sends n / 2^(k+1).  The most of any node. */
+static double halving_card(const blx_nodes *n, int p, const int *dim, double bytes)
+{
+    double most = 0;
+    for (int j = 0; j < n->nn; j++) {
+        double sent = 0;
+        for (int k = 0, half = 2; (1 << k) < p; k++, half *= 2)
+            for (int m = 0; m < p; m++)
+                sent += n->node[m] == j && n->node[m ^ dim[k]] != j ? bytes / half : 0;
+        most = sent > most ? sent : most;
+    }
+    return most;
+}
+
+/* Recursive halving's dimensions (rabenseifner.c): every mask once; with no
+ * nodes, or round robin (the high bits share a node), from the highest as
+ * before; by node, the bits inside a node first; from another root, the
+ * bits of the members numbered from it.  The point: 64 by node, 16 a node,
+ * a node's card sends 3/4 of the vector, farthest first 12 times it. */
+static void check_halving(void)
+{
+    int dim[32], id[64];
+    blx_halving_order(NULL, 0, 8, dim);
+    CHECK(dim[0] == 4 && dim[1] == 2 && dim[2] == 1, "halving, no nodes: %d %d %d, expected 4 2 1", dim[0],
+          dim[1], dim[2]);
+    for (int k = 0; k < 64; k++)
+        id[k] = k / 16;
+    blx_nodes *n = nodes_of(64, id);
+    int bynode[6] = {8, 4, 2, 1, 32, 16}, lawn[6] = {32, 16, 8, 4, 2, 1};
+    blx_halving_order(n, 0, 64, dim);
+    CHECK(n && memcmp(dim, bynode, sizeof bynode) == 0, "halving, 64 by node: %d %d %d %d %d %d", dim[0],
+          dim[1], dim[2], dim[3], dim[4], dim[5]);
+    CHECK(n && halving_card(n, 64, dim, 1.0) == 0.75 && halving_card(n, 64, lawn, 1.0) == 12.0,
+          "halving, 64 by node: a card sends %g of the vector, farthest first %g",
+          halving_card(n, 64, dim, 1.0), halving_card(n, 64, lawn, 1.0));
+    blx_nodes_free(n);
+    for (int k = 0; k < 64; k++)
+        id[k] = k % 4;
+    n = nodes_of(64, id);
+    blx_halving_order(n, 0, 64, dim);
+    CHECK(n && memcmp(dim, lawn, sizeof lawn) == 0, "halving, 64 round robin on 4: %d %d %d %d %d %d", dim[0],
+          dim[1], dim[2], dim[3], dim[4], dim[5]);
+    blx_nodes_free(n);
+    /* 8 on two nodes of 4 by node, from member 2: members 2 3 4 5 6 7 0 1,
+     * so only bit 1 keeps pairs on a node; from member 0, bits 1 and 2 */
+    int two[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+    n = nodes_of(8, two);
+    blx_halving_order(n, 2, 8, dim);
+    CHECK(n && dim[0] == 1 && dim[1] == 4 && dim[2] == 2,
+          "halving, 8 on 2 nodes from 2: %d %d %d, expected 1 4 2", dim[0], dim[1], dim[2]);
+    blx_halving_order(n, 0, 8, dim);
+    CHECK(n && dim[0] == 2 && dim[1] == 1 && dim[2] == 4,
+          "halving, 8 on 2 nodes from 0: %d %d %d, expected 2 1 4", dim[0], dim[1], dim[2]);
+    blx_halving_order(n, 0, 4, dim); /* the first 4 (a non-power-of-two scope's halving) share a node */
+    CHECK(n && dim[0] == 2 && dim[1] == 1, "halving, 4 of 8 from 0: %d %d, expected 2 1", dim[0], dim[1]);
+    blx_nodes_free(n);
+    for (int np = 2; np <= 64; np *= 2) /* any nodes: a permutation of the masks */
+        for (int seed = 0; seed < 20; seed++) {
+            for (int k = 0; k < np; k++)
+                id[k] = (k * 7 + seed * (k / 3)) % (seed % 5 + 1);
+            n = nodes_of(np, id);
+            if (!n)
+                continue;
+            blx_halving_order(n, seed % np, np, dim);
+            int all = 0, ok = 1;
+            for (int k = 0; (1 << k) < np; k++) {
+                ok &= dim[k] > 0 && (dim[k] & (dim[k] - 1)) == 0 && dim[k] < np && !(all & dim[k]);
+                all |= dim[k];
+            }
+            CHECK(ok && all == np - 1, "halving, np %d seed %d: not every mask once", np, seed);
+            blx_nodes_free(n);
+        }
+}
+
 /* 'H' broadcasts take the scope's crossing bits as their number; its
  * combines, and a scope on one node or without nodes, take 0. */
 static void check_route(void)
@@ -173,6 +252,7 @@ int main(void)
             check_hypercube(np, cross);
     check_card_load();
     check_route();
+    check_halving();
     printf("test_nodes: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
     return check_failures() != 0;
 }
