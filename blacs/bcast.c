@@ -87,7 +87,7 @@ static void run(blx_call *k, const blx_route *r)
     } else {
         x.buf = k->A; /* the source's A is only read */
     }
-    blx_bcast_run(r, &x, is_source);
+    blx_bcast_run(r, &x);
     if (packed && !is_source)
         blx_unpack(&k->shape, x.buf, k->A);
 }

@@ -35,7 +35,7 @@ static int provides(const blx_algorithm *a, blx_coll op)
     return (a->flags & BLX_ALG_LEVELS)   ? 1
            : (a->flags & BLX_ALG_SLICES) ? op == BLX_ALLREDUCE
            : op == BLX_BCAST
-               ? a->bcast_send != NULL
+               ? a->bcast != NULL
                : a->combine != NULL && !(op == BLX_REDUCE && (a->flags & BLX_ALG_LEAVE_ON_ALL_ONLY));
 }
 

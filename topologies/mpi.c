@@ -91,8 +91,7 @@ const blx_algorithm blx_alg_mpi = {
     .description =
         "MPI_Bcast, MPI_Reduce or MPI_Allreduce (sums of MPI's types) on the scope's communicator, "
         "where a tuning file measured it faster",
-    .bcast_send = bcast,
-    .bcast_recv = bcast,
+    .bcast = bcast,
     .combine = combine,
     .flags = BLX_ALG_MPI | BLX_ALG_COHERENT,
     .weigh = {[BLX_BCAST] = BLX_WEIGH_ONCE, [BLX_REDUCE] = BLX_WEIGH_ONCE, [BLX_ALLREDUCE] = BLX_WEIGH_ONCE},

@@ -43,11 +43,11 @@ static void prepare(const blx_route *r, blx_xfer *x, size_t unit)
         x->plan = blx_model_tree_plan(x->model, x->tree, x->bytes, unit ? unit : 1);
 }
 
-static void run_bcast(const blx_route *r, blx_xfer *x, int is_source)
+static void run_bcast(const blx_route *r, blx_xfer *x)
 {
     x->ep.whole = x->bytes;
     prepare(r, x, 1);
-    (is_source ? r->alg->bcast_send : r->alg->bcast_recv)(x);
+    r->alg->bcast(x);
 }
 
 /* ---- two levels (two_level.c) ---- */
@@ -72,19 +72,19 @@ static blx_route level_route(const blx_xfer *level, const blx_xfer *x, blx_coll 
     return r;
 }
 
-static void levels_bcast(blx_xfer *x, int is_source)
+static void levels_bcast(blx_xfer *x)
 {
     const blx_nodes *n = x->nodes;
     int leader = blx_nodes_leader(n, n->node[x->ep.me], x->root);
     if (leader == x->ep.me) {
         blx_xfer a = blx_level_leaders(x, x->root);
         blx_route r = level_route(&a, x, BLX_BCAST);
-        blx_bcast_run(&r, &a, is_source);
+        blx_bcast_run(&r, &a);
     }
     blx_xfer o = blx_level_node(x, leader);
     if (o.ep.np > 1) {
         blx_route r = level_route(&o, x, BLX_BCAST);
-        blx_bcast_run(&r, &o, leader == x->ep.me);
+        blx_bcast_run(&r, &o);
     }
 }
 
@@ -109,7 +109,7 @@ static void levels_combine(blx_xfer *x)
     if (x->leave_on_all && o.ep.np > 1) { /* every node from its leader */
         o.ep.tag = x->spread_tag;
         blx_route r = level_route(&o, x, BLX_BCAST);
-        blx_bcast_run(&r, &o, lead);
+        blx_bcast_run(&r, &o);
     }
 }
 
@@ -130,18 +130,18 @@ static void slices_combine(const blx_xfer *x)
 }
 
 /* A broadcast along r, uncounted (the spreading of a gathered result). */
-static void bcast_along(const blx_route *r, blx_xfer *x, int is_source)
+static void bcast_along(const blx_route *r, blx_xfer *x)
 {
     if (r->alg->flags & BLX_ALG_LEVELS)
-        levels_bcast(x, is_source);
+        levels_bcast(x);
     else
-        run_bcast(r, x, is_source);
+        run_bcast(r, x);
 }
 
-void blx_bcast_run(const blx_route *r, blx_xfer *x, int is_source)
+void blx_bcast_run(const blx_route *r, blx_xfer *x)
 {
     count_run(r->alg);
-    bcast_along(r, x, is_source);
+    bcast_along(r, x);
 }
 
 void blx_combine_run(const blx_route *r, blx_xfer *x)
@@ -170,6 +170,6 @@ void blx_combine_run(const blx_route *r, blx_xfer *x)
         blx_route_bcast(&b, ' ', &in);
         blx_xfer spread = *x;
         spread.ep.tag = x->spread_tag;
-        bcast_along(&b, &spread, blx_xfer_rel(x) == 0);
+        bcast_along(&b, &spread);
     }
 }

@@ -130,8 +130,7 @@ typedef struct blx_algorithm {
     const char *description;
     blx_tree_shape tree;          /* broadcast tree, relative to the source */
     blx_tree_shape tree2;         /* a second broadcast tree (two-tree), or NULL */
-    blx_bcast_fn bcast_send;      /* run by the source */
-    blx_bcast_fn bcast_recv;      /* run by every other member */
+    blx_bcast_fn bcast;           /* run by every member, the source x->root too */
     blx_tree_shape combine_tree;  /* fan-in tree, relative to the destination (NULL: none) */
     blx_tree_shape combine_tree2; /* a second fan-in tree (two trees), or NULL */
     blx_combine_fn combine;       /* run by every member of the scope */
@@ -260,12 +259,12 @@ BLX_INTERNAL int blx_route_combine(blx_route *r, char top, const blx_route_in *i
 /* The route of a letter, after the documented fallbacks (registry.c). */
 BLX_INTERNAL int blx_route_letter(blx_route *r, char top, const blx_route_in *in, blx_coll op);
 
-/* Runs a broadcast (the source: is_source) or a combine along a route: the
+/* Runs a broadcast (the source: member x->root) or a combine along a route: the
  * route's trees come from x->trees and the plan from x->model; x->tree,
  * x->tree2, x->plan and (for the default TOP) x->ordered are set here.  A
  * leave-on-all combine along an algorithm that GATHERS then spreads the
  * result with the broadcast the default would choose. */
-BLX_INTERNAL void blx_bcast_run(const blx_route *r, blx_xfer *x, int is_source);
+BLX_INTERNAL void blx_bcast_run(const blx_route *r, blx_xfer *x);
 BLX_INTERNAL void blx_combine_run(const blx_route *r, blx_xfer *x);
 
 /* The walkers every tree algorithm uses (tree_bcast.c, fanin.c).  Broadcast: the root
