@@ -719,6 +719,35 @@ static void check_route_cache(void)
                 for (int i = 0; i < BLX_ROUTE_CACHE; i++)
                     routes.slot[i].route.param = -7;
         }
+    /* sizes that share their four leading bits share a choice (a panel's
+     * columns, a little shorter at each call): 3840 to 4095 bytes recall
+     * the slot 3840 filled; 4096 and 3839 are weighed */
+    routes = (blx_route_cache){0};
+    blx_route_in in = {16, 3840, 1, 1, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL};
+    blx_route_combine(&r, ' ', &in);
+    CHECK(routes.slot[routes.last].bytes == 3840, "3840 bytes: kept as %zu", routes.slot[routes.last].bytes);
+    for (int i = 0; i < BLX_ROUTE_CACHE; i++)
+        routes.slot[i].route.param = -7;
+    for (in.bytes = 3841; in.bytes < 4096; in.bytes += 17) {
+        blx_route_combine(&r, ' ', &in);
+        CHECK(r.param == -7, "%zu bytes weighed again, not recalled as 3840", in.bytes);
+    }
+    const size_t apart[][2] = {{4096, 4096}, {3839, 3584}, {1 << 20, 1 << 20}, {15, 15}, {17, 16}};
+    for (size_t i = 0; i < sizeof apart / sizeof apart[0]; i++) {
+        in.bytes = apart[i][0];
+        blx_route_combine(&r, ' ', &in);
+        CHECK(r.param != -7 && routes.slot[routes.last].bytes == apart[i][1],
+              "%zu bytes: recalled from 3840's slot, or kept as %zu, not %zu", apart[i][0],
+              routes.slot[routes.last].bytes, apart[i][1]);
+    }
+    /* a scope of one moves nothing: no weighing, nothing kept */
+    routes = (blx_route_cache){0};
+    in.np = 1;
+    for (in.bytes = 8; in.bytes < 100000; in.bytes *= 3) {
+        blx_route_combine(&r, ' ', &in);
+        blx_route_bcast(&r, ' ', &in);
+    }
+    CHECK(routes.clock == 0, "a scope of one weighed its routes (%lu kept)", routes.clock);
     blx_tree_cache_free(&trees);
 }
 
