@@ -214,10 +214,13 @@ typedef struct blx_route {
                         repeatability is not asked for (the default TOP) */
 } blx_route;
 
-/* The default's last few choices on one scope.  Weighing every candidate
+/* The default's last choices on one scope.  Weighing every candidate
  * costs more than a short broadcast itself, so a loop of short operations
- * recalls the choice instead; it depends only on the slot's key. */
-#define BLX_ROUTE_CACHE 8
+ * recalls the choice instead; it depends only on the slot's key.  Keys are
+ * size classes, 8 an octave (default.c): 32 slots hold the 4 octaves a
+ * panel's loop may run through, where 8 were fewer than the 9 classes of
+ * one octave and its end, and a loop over them missed every time. */
+#define BLX_ROUTE_CACHE 32
 typedef struct blx_route_cache {
     struct blx_route_slot {
         int kind; /* 0: empty; what was chosen for (default.c) */

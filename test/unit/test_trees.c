@@ -711,11 +711,14 @@ static void check_route_cache(void)
     blx_route_cache routes = {0};
     blx_route r;
     for (int round = 0; round < 2; round++)
-        for (size_t bytes = 8; bytes <= 8 * BLX_ROUTE_CACHE; bytes += 8) {
+        for (int k = 0; k < BLX_ROUTE_CACHE; k++) {
+            size_t bytes = (size_t)(8 + k % 8) << (k / 8); /* each its own size class */
             blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL};
             blx_route_bcast(&r, ' ', &in);
             CHECK(round == 0 || r.param == -7, "%zu bytes weighed again in round 2", bytes);
-            if (round == 0 && bytes == 8 * BLX_ROUTE_CACHE)
+            CHECK(round == 1 || routes.clock == (unsigned long)k + 1,
+                  "%zu bytes: not kept as a class of its own", bytes);
+            if (round == 0 && k == BLX_ROUTE_CACHE - 1)
                 for (int i = 0; i < BLX_ROUTE_CACHE; i++)
                     routes.slot[i].route.param = -7;
         }
