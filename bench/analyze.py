@@ -29,7 +29,7 @@ import sys
 from types import SimpleNamespace as NS
 
 NAN = math.nan
-ORDER = ("tc ts tm bcast bcast1 comb echo exchange comet_bcast gsum barrier contention overlap guard "
+ORDER = ("tc ts tm bcast bcast1 comb panel echo exchange comet_bcast gsum barrier contention overlap guard "
          "shift transpose rowbcast colbcast").split()
 IMPLS = ("ours", "ref", "mpi")
 KEY_TC = (8, 65536, 1048576, 8388608)

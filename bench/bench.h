@@ -169,6 +169,7 @@ extern const kernel bench_k_echo, bench_k_ts, bench_k_tm, bench_k_exchange, benc
     bench_k_overlap;
 /* k_collective.c */
 extern const kernel bench_k_bcast, bench_k_comet_bcast, bench_k_comb, bench_k_gsum, bench_k_barrier;
+extern const kernel bench_k_panel_sum, bench_k_panel_bcast;
 /* k_matrix.c */
 extern const kernel bench_k_guard, bench_k_shift, bench_k_transpose, bench_k_rowcol;
 

@@ -100,6 +100,28 @@ static long check_sum(job *j)
 const kernel bench_k_comb = {prep_sum, run_sum, check_sum, T_MAX, 0, 0};
 const kernel bench_k_gsum = {prep_sum, run_sum, check_sum, T_ROOT, 0, 0}; /* CoMet: test node's time */
 
+/* A panel's loop: the size shrinks by one double at every call, from n
+ * down to n / 2 and again, as a ScaLAPACK panel's columns do, so that no
+ * two calls in a row have the same size (mode 0 a sum, mode 1 a
+ * broadcast).  The first call of every loop has all n: the checks above
+ * hold, the verification's included. */
+static double run_panel(job *j, int reps)
+{
+    int half = j->n / 2 > 0 ? j->n / 2 : 1;
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < reps; i++) {
+        int m = j->n - i % half;
+        if (j->mode)
+            bench_xbcast(j, j->s, m, 1, bench_ld1(m), MPI_DATATYPE_NULL);
+        else
+            bench_xsum(j, j->s, m);
+    }
+    return (MPI_Wtime() - t0) / reps;
+}
+
+const kernel bench_k_panel_sum = {prep_sum, run_panel, check_sum, T_MAX, 0, 0};
+const kernel bench_k_panel_bcast = {prep_bcast, run_panel, check_bcast, T_MAX, 0, 1};
+
 /* Barrier.  Timed: the first barrier is discarded, then every barrier is
  * timed alone on rank 0; mode 0 reports the best one (CoMet), mode 1 the
  * average.  Verified: rank 0 enters BARRIER_DELAY late; every other process

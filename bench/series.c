@@ -123,6 +123,23 @@ static void b_comb(bench *b, jobset *js, const char *series, size_t bytes, int n
     }
 }
 
+/* A panel's loop (k_collective.c): sums to all and to one and broadcasts
+ * whose size shrinks at every call, TOP ' ' and MPI's collective. */
+static void b_panel(bench *b, jobset *js, const char *series, size_t bytes, int n, int i)
+{
+    static const char *const ops[] = {"allreduce", "reduce", "bcast"};
+    for (int k = 0; k < 3; k++) {
+        char op[32];
+        snprintf(op, sizeof op, "%s%s", ops[k], scope_suffix(b->cfg.scope));
+        job p = proto(b, scope_grid(b), k < 2 ? &bench_k_panel_sum : &bench_k_panel_bcast, series, op, bytes,
+                      n, i);
+        p.scope = b->cfg.scope;
+        p.param = k == 1;
+        p.mode = k == 2;
+        push_both(js, &p, ' ');
+    }
+}
+
 /* The user-defined combine's cost: the same sum through vGSUM2D (op
  * "gsum") and through vTUOP2D with an element-wise sum (op "tuop"), TOP
  * ' ', leave-on-all and leave-on-one, side by side. */
@@ -268,6 +285,8 @@ static const struct series {
     {"comet_bcast", "comet", b_comet_bcast, SZ_VECTOR, NULL,
      "CoMet broadcast: broadcast + barrier, on rank 0"},
     {"gsum", "comet", b_gsum, SZ_VECTOR, NULL, "CoMet global sum (leave on all), time on rank 0"},
+    {"panel", "lawn", b_panel, SZ_VECTOR, NULL,
+     "a panel's loop: sums to all / one and broadcasts, n down to n/2 doubles, one less each call; t = max"},
     {"uop", "lawn", b_uop, SZ_VECTOR, need_ext,
      "vTUOP2D (a user-defined sum) against DGSUM2D, TOP ' '; t = max"},
     {"barrier", "comet", b_barrier, SZ_NONE, NULL, "CoMet barrier: best (op best) and average (op avg)"},
