@@ -56,6 +56,7 @@
 #define LU_SIMULATED 0
 #define LU_ALLOC(bytes) malloc(bytes)
 #define LU_FREE(p) free(p)
+#define LU_MOVED(bytes) ((void)0)
 #endif
 #include <float.h>
 #include <math.h>
@@ -77,6 +78,9 @@ typedef struct {
     int lookahead; /* 1: the next panel is factored and sent before the rest of the update */
     int fused;     /* 1: one combine per column finds and swaps the pivot row (HPL's pdmxswp) */
     double *rec;   /* its record: 3 + 2 NB doubles */
+    int swapblock; /* 1: a panel's interchanges leave the panel in one message per process row */
+    int *moved;    /* their rows: 2 NB final places, 2 NB origins, 2 NB local rows */
+    double *sw;    /* their workspace: 4 NB rows of the local columns */
 } lu_t;
 
 /* ---- the matrix ---- */
@@ -125,6 +129,91 @@ static void swap_rows(lu_t *L, int g1, int g2, int c0, int ncols)
         int mine = r1 == L->myrow ? l1 : l2, other = r1 == L->myrow ? r2 : r1;
         Cdgesd2d(L->ctxt, 1, ncols, at(L, mine, c0), L->lda, other, L->mycol);
         Cdgerv2d(L->ctxt, 1, ncols, at(L, mine, c0), L->lda, other, L->mycol);
+    }
+}
+
+/* The interchanges of block column j (row jj with row ipiv[jj], for jj =
+ * j..j+jb-1 in that order) as moves: after them, global row dst[k] holds
+ * what row src[k] held before.  At most 2 jb rows take part; returns how
+ * many (some may end where they began). */
+static int swap_moves(int j, int jb, const int *ipiv, int *dst, int *src)
+{
+    int n = 0;
+    for (int jj = j; jj < j + jb; jj++) {
+        int a = -1, b = -1;
+        for (int k = 0; k < n; k++) {
+            a = dst[k] == jj ? k : a;
+            b = dst[k] == ipiv[jj] ? k : b;
+        }
+        if (a < 0) {
+            dst[n] = src[n] = jj;
+            a = n++;
+        }
+        if (b < 0) {
+            dst[n] = src[n] = ipiv[jj];
+            b = n++;
+        }
+        int t = src[a];
+        src[a] = src[b];
+        src[b] = t;
+    }
+    return n;
+}
+
+/* Copies local rows rows[0..cnt) over the column ranges cr[0..2nr)
+ * (first, count) to or from the cnt x w matrix at *p (leading dimension
+ * cnt).  Column by column: a row's entries lie lda apart, a column's rows
+ * near each other (those of the diagonal block are consecutive). */
+static void rows_pack(lu_t *L, const int *rows, int cnt, const int *cr, int nr, double *p, int unpack)
+{
+    double w = 0;
+    for (int r = 0; r < nr; r++)
+        for (int c = cr[2 * r]; c < cr[2 * r] + cr[2 * r + 1]; c++, p += cnt, w++) {
+            double *col = L->a + (size_t)c * L->lda;
+            for (int i = 0; i < cnt; i++)
+                if (unpack)
+                    col[rows[i]] = p[i];
+                else
+                    p[i] = col[rows[i]];
+        }
+    LU_MOVED(16.0 * cnt * w);
+}
+
+/* Block column j's interchanges over the local column ranges cr (nr of
+ * them) at once (--swap block, as HPL moves a panel's rows): every process
+ * packs the rows it holds by the process row where they end, sends each
+ * other process row of its column one message, then receives one from each
+ * that has rows for it.  The sends return before the receives are posted,
+ * which only locally-blocking sends allow.  ScaLAPACK's PDLASWP (--swap
+ * rows, swap_rows) exchanges the rows one interchange at a time. */
+static void swap_block(lu_t *L, int j, int jb, const int *ipiv, const int *cr, int nr)
+{
+    int w = 0, *dst = L->moved, *src = dst + 2 * L->nb, *rows = src + 2 * L->nb;
+    int n = swap_moves(j, jb, ipiv, dst, src);
+    for (int r = 0; r < nr; r++)
+        w += cr[2 * r + 1];
+    if (w <= 0)
+        return;
+    double *out = L->sw, *in = L->sw + (size_t)2 * L->nb * w;
+    int used = 0;
+    for (int k = 0; k < L->nprow; k++) { /* what ends on process row d (mine first), sent there */
+        int d = (L->myrow + k) % L->nprow, cnt = 0;
+        for (int m = 0; m < n; m++)
+            if (src[m] != dst[m] && rowner(L, src[m]) == L->myrow && rowner(L, dst[m]) == d)
+                rows[cnt++] = bc_g2l(src[m], L->nb, L->nprow);
+        rows_pack(L, rows, cnt, cr, nr, out + (size_t)w * used, 0);
+        if (d != L->myrow && cnt > 0)
+            Cdgesd2d(L->ctxt, cnt, w, out + (size_t)w * used, cnt, d, L->mycol);
+        used += cnt;
+    }
+    for (int k = 0; k < L->nprow; k++) { /* what ends here, from process row s (mine first) */
+        int s = (L->myrow + k) % L->nprow, cnt = 0;
+        for (int m = 0; m < n; m++)
+            if (src[m] != dst[m] && rowner(L, src[m]) == s && rowner(L, dst[m]) == L->myrow)
+                rows[cnt++] = bc_g2l(dst[m], L->nb, L->nprow);
+        if (cnt > 0 && s != L->myrow)
+            Cdgerv2d(L->ctxt, cnt, w, in, cnt, s, L->mycol);
+        rows_pack(L, rows, cnt, cr, nr, s == L->myrow ? out : in, 1);
     }
 }
 
@@ -405,7 +494,10 @@ static int factor(lu_t *L, int *ipiv)
                 return 1;
 
         /* the same interchanges, outside the panel */
-        for (int jj = j; jj < j + jb; jj++) {
+        int own = L->mycol == kc, cr[4] = {0, own ? c0 : L->nloc, c0 + jb, own ? L->nloc - c0 - jb : 0};
+        if (L->swapblock)
+            swap_block(L, j, jb, ipiv, cr, 2);
+        for (int jj = j; jj < j + jb && !L->swapblock; jj++) {
             if (L->mycol == kc) {
                 swap_rows(L, jj, ipiv[jj], 0, c0);
                 swap_rows(L, jj, ipiv[jj], c0 + jb, L->nloc - c0 - jb);
@@ -524,7 +616,7 @@ static void residual(lu_t *L, const double *x, const double *b, double *rnorm, d
 static void usage(void)
 {
     fprintf(stderr, "usage: lu [--n N] [--nb NB] [--p P] [--q Q] [--row-top C] [--col-top C] "
-                    "[--lookahead 0|1] [--pivot fused|scalapack] [--seed S] [--reps R] [--ring-schedule Q]\n"
+                    "[--lookahead 0|1] [--pivot fused|scalapack] [--swap block|rows] [--seed S] [--reps R] [--ring-schedule Q]\n"
                     "  --row-top: a BLACS TOP, or N / W: HPL's modified rings 1ringM / 2ringM\n");
 }
 
@@ -533,7 +625,7 @@ int main(int argc, char **argv)
     int n = 2000, nb = 64, p = 0, q = 0, reps = 1;
     long seed = 1;
     char rowtop = ' ', coltop = ' ';
-    int iam, np, lookahead = 1, schedule = 0, fused = 1;
+    int iam, np, lookahead = 1, schedule = 0, fused = 1, swapblock = 1;
     Cblacs_pinfo(&iam, &np);
     for (int k = 1; k < argc; k++) {
         const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
@@ -556,6 +648,8 @@ int main(int argc, char **argv)
             lookahead = atoi(v);
         else if (ok && !strcmp(o, "--pivot") && (!strcmp(v, "fused") || !strcmp(v, "scalapack")))
             fused = !strcmp(v, "fused");
+        else if (ok && !strcmp(o, "--swap") && (!strcmp(v, "block") || !strcmp(v, "rows")))
+            swapblock = !strcmp(v, "block");
         else if (ok && !strcmp(o, "--ring-schedule") && atoi(v) >= 1)
             schedule = atoi(v);
         else if (ok && !strcmp(o, "--col-top") && strlen(v) == 1)
@@ -603,6 +697,7 @@ int main(int argc, char **argv)
     L.rowtop[0] = rowtop;
     L.lookahead = lookahead;
     L.fused = fused;
+    L.swapblock = swapblock;
     L.coltop[0] = coltop;
     Cblacs_get(0, 0, &L.ctxt);
     Cblacs_gridinit(&L.ctxt, "Row", p, q);
@@ -619,6 +714,8 @@ int main(int argc, char **argv)
     L.uw = LU_ALLOC(((size_t)nb * (L.nloc + 1)) * sizeof *L.uw);
     L.row = malloc(((size_t)nb + 1) * sizeof *L.row);
     L.rec = malloc(((size_t)R_DATA + 2 * (size_t)nb) * sizeof *L.rec);
+    L.moved = malloc(6 * (size_t)nb * sizeof *L.moved);
+    L.sw = LU_ALLOC((4 * (size_t)nb * L.nloc + 1) * sizeof *L.sw);
     double *b = malloc((size_t)n * sizeof *b), *x = malloc((size_t)n * sizeof *x);
     double *s = malloc(((size_t)nb + 1) * sizeof *s), *xloc = malloc(((size_t)L.nloc + 1) * sizeof *xloc);
     int *ipiv = malloc((size_t)n * sizeof *ipiv);
@@ -669,14 +766,14 @@ int main(int argc, char **argv)
             printf("lu: the matrix is singular to working precision\n");
 #ifdef LU_SIM_FLOPS
         lu_sim_describe();
-        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s time=%.6fs "
+        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s swap=%s time=%.6fs "
                "gflops=%.2f residual=not checked (simulated)%s\n",
-               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack", best,
+               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack", swapblock ? "block" : "rows", best,
                flops / best / 1e9, failed ? " FAILED" : "");
 #else
-        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s time=%.3fs "
+        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s swap=%s time=%.3fs "
                "gflops=%.2f residual=%.3g %s\n",
-               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack", best,
+               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack", swapblock ? "block" : "rows", best,
                flops / best / 1e9, worst_resid, failed ? "FAILED" : "PASSED");
 #endif
         fflush(stdout);
@@ -686,6 +783,8 @@ int main(int argc, char **argv)
     LU_FREE(L.uw);
     free(L.row);
     free(L.rec);
+    free(L.moved);
+    LU_FREE(L.sw);
     free(b);
     free(x);
     free(s);

@@ -49,6 +49,7 @@
 #define LU_SIMULATED 1
 #define LU_ALLOC(bytes) SMPI_SHARED_MALLOC(bytes)
 #define LU_FREE(p) SMPI_SHARED_FREE(p)
+#define LU_MOVED(bytes) lu_sim_bytes(bytes) /* rows moved by lu itself, as a copy */
 
 #ifndef LU_SIM_GFLOPS_DEFAULT
 #define LU_SIM_GFLOPS_DEFAULT 42.0
