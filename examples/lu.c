@@ -8,8 +8,9 @@
  *
  * The N x N matrix A (random entries in [-0.5, 0.5)) is distributed
  * block-cyclically in NB x NB blocks over the grid, as ScaLAPACK does
- * (examples/distrib.h); the right-hand side b is replicated.  The
- * factorization is right-looking and blocked (LAWN 73 section 2.2, the
+ * (examples/distrib.h); the right-hand side b rides along as column N of
+ * [A b], as HPL's does, held by the process column that column N would
+ * belong to.  The factorization is right-looking and blocked (LAWN 73 section 2.2, the
  * InterCom paper section 2).  For each block column:
  *
  *   1. the process column that owns it factors the panel, column by column:
@@ -23,8 +24,12 @@
  *      (DGER);
  *   2. the pivot indices and the factored panel go along the process rows
  *      with TOP --row-top (IGEBS2D, DGEBS2D), or by HPL's modified rings
- *      (--row-top N or W: point-to-point, see panel_send), and every other
- *      column applies the same interchanges;
+ *      (--row-top N or W: point-to-point, see panel_send), and every
+ *      process applies the same interchanges right of the panel, b
+ *      included: all of the panel's rows in one message per pair of
+ *      process rows (--swap block, the default, as HPL moves them), or one
+ *      exchange per interchange (--swap rows, as ScaLAPACK's PDLASWP).
+ *      The columns of L stay as they were factored: the solve needs none;
  *   3. the process row of the diagonal block solves for the block row of U
  *      (DTRSM) and broadcasts it down the process columns with TOP --col-top;
  *   4. everybody updates its part of the trailing matrix (DGEMM).  With
@@ -33,15 +38,16 @@
  *      for it, and then updates the rest: the next panel is on its way
  *      while the trailing matrix is updated (HPL's depth-1 look-ahead).
  *
- * Then forward and back substitution, block by block: the owner row of each
- * block gathers its partial sums (DGSUM2D along the row), the diagonal owner
- * solves the small triangle (DTRSV) and broadcasts the result to everybody.
+ * The factorization leaves L^-1 P b in b's column; it is gathered to every
+ * process, then back substitution runs block by block: the owner row of
+ * each block gathers its partial sums (DGSUM2D along the row), the diagonal
+ * owner solves the small triangle (DTRSV) and broadcasts the result.
  * Finally A is rebuilt and HPL's check is made:
  *
  *   residual = ||A x - b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) N) < 16
  *
  * The last line reads, e.g.
- *   lu: N=2000 NB=64 grid=2x2 row-top=' ' col-top=' ' time=1.234s gflops=4.56 residual=0.012 PASSED
+ *   lu: N=2000 NB=64 grid=2x2 row-top=' ' col-top=' ' lookahead=1 pivot=fused swap=block time=1.234s gflops=4.56 residual=0.012 PASSED
  * where time is the best of --reps runs of factorization + solve, and
  * gflops = (2/3 N^3 + 2 N^2) / time.  The exit status is non-zero on FAILED.
  *
@@ -72,6 +78,7 @@ typedef struct {
     int ctxt, nprow, npcol, myrow, mycol;
     int n, nb;
     int mloc, nloc, lda;   /* local rows, local columns, leading dimension */
+    int ncols;             /* local columns of [A b]: nloc, and b on the process column of column N */
     double *a;             /* local part of A, column-major */
     double *lw, *uw, *row; /* workspaces: panel, block row of U, pivot row */
     char rowtop[2], coltop[2];
@@ -104,6 +111,9 @@ static void generate(lu_t *L, uint64_t seed, double *b)
     }
     for (int i = 0; i < L->n; i++)
         b[i] = uniform(seed, (uint64_t)i, (uint64_t)L->n);
+    for (int c = L->nloc; c < L->ncols; c++) /* b as column N of [A b] */
+        for (int r = 0; r < L->mloc; r++)
+            L->a[r + (size_t)c * L->lda] = b[bc_l2g(r, L->nb, L->myrow, 0, L->nprow)];
 }
 
 static double *at(const lu_t *L, int lr, int lc) { return L->a + lr + (size_t)lc * L->lda; }
@@ -493,21 +503,15 @@ static int factor(lu_t *L, int *ipiv)
             if (ipiv[jj] < 0)
                 return 1;
 
-        /* the same interchanges, outside the panel */
-        int own = L->mycol == kc, cr[4] = {0, own ? c0 : L->nloc, c0 + jb, own ? L->nloc - c0 - jb : 0};
+        /* the same interchanges right of the panel (b included; L's columns
+         * stay as they were factored, as HPL's: the solve needs no L) */
+        int jr0 = lcol(L, j + jb), nq = L->ncols - jr0, cr[2] = {jr0, nq};
         if (L->swapblock)
-            swap_block(L, j, jb, ipiv, cr, 2);
-        for (int jj = j; jj < j + jb && !L->swapblock; jj++) {
-            if (L->mycol == kc) {
-                swap_rows(L, jj, ipiv[jj], 0, c0);
-                swap_rows(L, jj, ipiv[jj], c0 + jb, L->nloc - c0 - jb);
-            } else {
-                swap_rows(L, jj, ipiv[jj], 0, L->nloc);
-            }
-        }
+            swap_block(L, j, jb, ipiv, cr, 1);
+        for (int jj = j; jj < j + jb && !L->swapblock; jj++)
+            swap_rows(L, jj, ipiv[jj], jr0, nq);
 
         /* the block row of U: solved by process row kr, sent down the columns */
-        int jr0 = lcol(L, j + jb), nq = L->nloc - jr0;
         const double *up;
         int ldu;
         if (L->myrow == kr) {
@@ -531,9 +535,9 @@ static int factor(lu_t *L, int *ipiv)
             update(L, j, jb, lp, ldl, up, ldu, jr0, jr0 + nb1);
             panel_factor_send(L, next, ipiv);
             sent = 1;
-            update(L, j, jb, lp, ldl, up, ldu, jr0 + nb1, L->nloc);
+            update(L, j, jb, lp, ldl, up, ldu, jr0 + nb1, L->ncols);
         } else {
-            update(L, j, jb, lp, ldl, up, ldu, jr0, L->nloc);
+            update(L, j, jb, lp, ldl, up, ldu, jr0, L->ncols);
         }
     }
     return 0;
@@ -541,17 +545,30 @@ static int factor(lu_t *L, int *ipiv)
 
 /* ---- the solve ---- */
 
-/* x := the solution of T x = x for the block triangle T (unit lower for the
- * forward sweep, upper for the backward one), x replicated everywhere. */
-static void substitute(lu_t *L, double *x, int lower, double *s, double *xloc)
+/* x := y, the last column of the factored [A b] (the interchanges and
+ * L^-1 were applied to it as to every column right of a panel), on every
+ * process: a sum of one nonzero term per entry, exact in any order. */
+static void column_b(lu_t *L, double *x)
+{
+    memset(x, 0, (size_t)L->n * sizeof *x);
+    for (int r = 0; r < L->mloc && L->ncols > L->nloc; r++)
+        x[bc_l2g(r, L->nb, L->myrow, 0, L->nprow)] = *at(L, r, L->nloc);
+    Cdgsum2d(L->ctxt, "All", " ", L->n, 1, x, L->n, -1, -1);
+}
+
+/* x := the solution of U x = x for the block upper triangle U, x
+ * replicated everywhere: from the last block up, the owner row of each
+ * block sums its part of the solved entries (DGSUM2D along the row), the
+ * diagonal owner solves the small triangle (DTRSV) and broadcasts it. */
+static void substitute(lu_t *L, double *x, double *s, double *xloc)
 {
     int nblocks = (L->n + L->nb - 1) / L->nb;
-    for (int t = 0; t < nblocks; t++) {
-        int k = (lower ? t : nblocks - 1 - t) * L->nb, kb = L->n - k < L->nb ? L->n - k : L->nb;
+    for (int t = nblocks - 1; t >= 0; t--) {
+        int k = t * L->nb, kb = L->n - k < L->nb ? L->n - k : L->nb;
         int kr = rowner(L, k), kc = cowner(L, k);
         if (L->myrow == kr) {
             /* my columns' part of the sum over the already solved entries */
-            int c0 = lower ? 0 : lcol(L, k + kb), c1 = lower ? lcol(L, k) : L->nloc;
+            int c0 = lcol(L, k + kb), c1 = L->nloc;
             for (int c = c0; c < c1; c++)
                 xloc[c - c0] = x[bc_l2g(c, L->nb, L->mycol, 0, L->npcol)];
             int i0 = bc_g2l(k, L->nb, L->nprow);
@@ -564,9 +581,8 @@ static void substitute(lu_t *L, double *x, int lower, double *s, double *xloc)
             if (L->mycol == kc) {
                 for (int i = 0; i < kb; i++)
                     x[k + i] -= s[i];
-                cblas_dtrsv(CblasColMajor, lower ? CblasLower : CblasUpper, CblasNoTrans,
-                            lower ? CblasUnit : CblasNonUnit, kb, at(L, i0, bc_g2l(k, L->nb, L->npcol)),
-                            L->lda, x + k, 1);
+                cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, kb,
+                            at(L, i0, bc_g2l(k, L->nb, L->npcol)), L->lda, x + k, 1);
             }
         }
         if (L->myrow == kr && L->mycol == kc)
@@ -616,7 +632,8 @@ static void residual(lu_t *L, const double *x, const double *b, double *rnorm, d
 static void usage(void)
 {
     fprintf(stderr, "usage: lu [--n N] [--nb NB] [--p P] [--q Q] [--row-top C] [--col-top C] "
-                    "[--lookahead 0|1] [--pivot fused|scalapack] [--swap block|rows] [--seed S] [--reps R] [--ring-schedule Q]\n"
+                    "[--lookahead 0|1] [--pivot fused|scalapack] [--swap block|rows] [--seed S] [--reps R] "
+                    "[--ring-schedule Q]\n"
                     "  --row-top: a BLACS TOP, or N / W: HPL's modified rings 1ringM / 2ringM\n");
 }
 
@@ -708,14 +725,15 @@ int main(int argc, char **argv)
     }
     L.mloc = bc_numroc(n, nb, L.myrow, 0, p);
     L.nloc = bc_numroc(n, nb, L.mycol, 0, q);
+    L.ncols = L.nloc + (L.mycol == bc_g2p(n, nb, 0, q));
     L.lda = L.mloc > 1 ? L.mloc : 1;
-    L.a = LU_ALLOC((size_t)L.lda * (L.nloc > 0 ? L.nloc : 1) * sizeof *L.a);
+    L.a = LU_ALLOC((size_t)L.lda * (L.ncols > 0 ? L.ncols : 1) * sizeof *L.a);
     L.lw = LU_ALLOC(((size_t)L.lda * nb + 1) * sizeof *L.lw);
-    L.uw = LU_ALLOC(((size_t)nb * (L.nloc + 1)) * sizeof *L.uw);
+    L.uw = LU_ALLOC(((size_t)nb * (L.ncols + 1)) * sizeof *L.uw);
     L.row = malloc(((size_t)nb + 1) * sizeof *L.row);
     L.rec = malloc(((size_t)R_DATA + 2 * (size_t)nb) * sizeof *L.rec);
     L.moved = malloc(6 * (size_t)nb * sizeof *L.moved);
-    L.sw = LU_ALLOC((4 * (size_t)nb * L.nloc + 1) * sizeof *L.sw);
+    L.sw = LU_ALLOC((4 * (size_t)nb * L.ncols + 1) * sizeof *L.sw);
     double *b = malloc((size_t)n * sizeof *b), *x = malloc((size_t)n * sizeof *x);
     double *s = malloc(((size_t)nb + 1) * sizeof *s), *xloc = malloc(((size_t)L.nloc + 1) * sizeof *xloc);
     int *ipiv = malloc((size_t)n * sizeof *ipiv);
@@ -728,14 +746,8 @@ int main(int argc, char **argv)
         double t0 = Cdwalltime00();
         singular = factor(&L, ipiv);
         if (!singular) {
-            memcpy(x, b, (size_t)n * sizeof *x);
-            for (int i = 0; i < n; i++) { /* x := P b */
-                double t = x[i];
-                x[i] = x[ipiv[i]];
-                x[ipiv[i]] = t;
-            }
-            substitute(&L, x, 1, s, xloc); /* L y = P b */
-            substitute(&L, x, 0, s, xloc); /* U x = y */
+            column_b(&L, x);            /* y = L^-1 P b, left in b's column */
+            substitute(&L, x, s, xloc); /* U x = y */
         }
         double t = Cdwalltime00() - t0;
         Cdgamx2d(L.ctxt, "All", " ", 1, 1, &t, 1, NULL, NULL, -1, -1, -1); /* the slowest process */
@@ -768,13 +780,14 @@ int main(int argc, char **argv)
         lu_sim_describe();
         printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s swap=%s time=%.6fs "
                "gflops=%.2f residual=not checked (simulated)%s\n",
-               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack", swapblock ? "block" : "rows", best,
-               flops / best / 1e9, failed ? " FAILED" : "");
+               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack",
+               swapblock ? "block" : "rows", best, flops / best / 1e9, failed ? " FAILED" : "");
 #else
         printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s swap=%s time=%.3fs "
                "gflops=%.2f residual=%.3g %s\n",
-               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack", swapblock ? "block" : "rows", best,
-               flops / best / 1e9, worst_resid, failed ? "FAILED" : "PASSED");
+               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack",
+               swapblock ? "block" : "rows", best, flops / best / 1e9, worst_resid,
+               failed ? "FAILED" : "PASSED");
 #endif
         fflush(stdout);
     }
