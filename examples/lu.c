@@ -15,7 +15,9 @@
  *
  *   1. the process column that owns it factors the panel, column by column:
  *      the pivot is found and its row swapped by one user-defined combine
- *      down the process column (--pivot fused, pivot_fused), or as
+ *      down the process column (--pivot fused, pivot_fused), the columns
+ *      updated by DGER in blocks of --panel-nb and the panel's columns right
+ *      of each block by DGEMM (factor_inner); or as
  *      ScaLAPACK's PDGETF2 does (--pivot scalapack): DGAMX2D with its
  *      location, then IGAMX2D for its row index, the rows swapped by
  *      point-to-point (DGESD2D/DGERV2D: both sides send first, then
@@ -47,7 +49,7 @@
  *   residual = ||A x - b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) N) < 16
  *
  * The last line reads, e.g.
- *   lu: N=2000 NB=64 grid=2x2 row-top=' ' col-top=' ' lookahead=1 pivot=fused swap=block time=1.234s gflops=4.56 residual=0.012 PASSED
+ *   lu: N=2000 NB=64 grid=2x2 row-top=' ' col-top=' ' lookahead=1 pivot=fused panel-nb=32 swap=block time=1.234s gflops=4.56 residual=0.012 PASSED
  * where time is the best of --reps runs of factorization + solve, and
  * gflops = (2/3 N^3 + 2 N^2) / time.  The exit status is non-zero on FAILED.
  *
@@ -85,6 +87,8 @@ typedef struct {
     int lookahead; /* 1: the next panel is factored and sent before the rest of the update */
     int fused;     /* 1: one combine per column finds and swaps the pivot row (HPL's pdmxswp) */
     double *rec;   /* its record: 3 + 2 NB doubles */
+    double *pr;    /* the pivot rows across the panel, as each was chosen: NB x NB */
+    int pnb;       /* columns factored by DGER before the rest of the panel is updated by DGEMM */
     int swapblock; /* 1: a panel's interchanges leave the panel in one message per process row */
     int *moved;    /* their rows: 2 NB final places, 2 NB origins, 2 NB local rows */
     double *sw;    /* their workspace: 4 NB rows of the local columns */
@@ -299,25 +303,54 @@ static double pivot_fused(lu_t *L, int j, int jb, int jj, int lc, int *gpiv)
     return rec[R_DATA + (jj - j)];
 }
 
+/* Columns b0..b1-1 of the panel j..j+jb-1 with the fused pivot search,
+ * updating only those columns (DGER), then the panel's columns right of
+ * them at once (DGEMM), as LAPACK's DGETRF does within a panel (HPL's
+ * recursive panel factorizations likewise): the combines brought every
+ * process of the column the pivot rows across the panel, in L->pr, so each
+ * works out this block's rows of U itself (DTRSM, a small triangle).
+ * Returns 1 if the matrix is singular. */
+static int factor_inner(lu_t *L, int j, int jb, int b0, int b1, int *ipiv)
+{
+    int c0 = bc_g2l(j, L->nb, L->npcol), ld = L->nb, nr = j + jb - b1;
+    double *pr = L->pr;
+    for (int jj = b0; jj < b1; jj++) {
+        int lc = c0 + jj - j, g;
+        double vmax = pivot_fused(L, j, jb, jj, lc, &g);
+        ipiv[jj] = g;
+        if (g < 0 || vmax == 0.0)
+            return 1;
+        cblas_dcopy(jb, L->rec + R_DATA, 1, pr + (jj - j), ld); /* row jj, as it is now */
+        int i1 = lrow(L, jj + 1), below = L->mloc - i1, w = b1 - 1 - jj;
+        if (below > 0)
+            cblas_dscal(below, 1.0 / vmax, at(L, i1, lc), 1);
+        if (w > 0 && below > 0)
+            cblas_dger(CblasColMajor, below, w, -1.0, at(L, i1, lc), 1, L->row, 1, at(L, i1, lc + 1), L->lda);
+    }
+    if (nr <= 0)
+        return 0;
+    /* U's rows b0..b1-1 right of the block: L11^-1 times them as they were pivoted */
+    double *u = pr + (b0 - j) + (size_t)(b1 - j) * ld;
+    cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, b1 - b0, nr, 1.0,
+                pr + (b0 - j) + (size_t)(b0 - j) * ld, ld, u, ld);
+    for (int jj = b0; jj < b1; jj++)
+        if (rowner(L, jj) == L->myrow)
+            cblas_dcopy(nr, u + (jj - b0), ld, at(L, bc_g2l(jj, L->nb, L->nprow), c0 + b1 - j), L->lda);
+    int i1 = lrow(L, b1), below = L->mloc - i1;
+    if (below > 0)
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, below, nr, b1 - b0, -1.0,
+                    at(L, i1, c0 + b0 - j), L->lda, u, ld, 1.0, at(L, i1, c0 + b1 - j), L->lda);
+    return 0;
+}
+
 /* Factors the panel of global columns j..j+jb-1 (run by its process column).
  * ipiv[jj] receives the global pivot row of column jj, or -1 if singular. */
 static void factor_panel(lu_t *L, int j, int jb, int *ipiv)
 {
     if (L->fused) {
-        int c0 = bc_g2l(j, L->nb, L->npcol);
-        for (int jj = j; jj < j + jb; jj++) {
-            int lc = c0 + jj - j, g;
-            double vmax = pivot_fused(L, j, jb, jj, lc, &g);
-            ipiv[jj] = g;
-            if (g < 0 || vmax == 0.0)
+        for (int b0 = j; b0 < j + jb; b0 += L->pnb)
+            if (factor_inner(L, j, jb, b0, b0 + L->pnb < j + jb ? b0 + L->pnb : j + jb, ipiv))
                 return; /* singular */
-            int i1 = lrow(L, jj + 1), below = L->mloc - i1, w = j + jb - 1 - jj;
-            if (below > 0)
-                cblas_dscal(below, 1.0 / vmax, at(L, i1, lc), 1);
-            if (w > 0 && below > 0)
-                cblas_dger(CblasColMajor, below, w, -1.0, at(L, i1, lc), 1, L->row, 1, at(L, i1, lc + 1),
-                           L->lda);
-        }
         return;
     }
 
@@ -631,10 +664,13 @@ static void residual(lu_t *L, const double *x, const double *b, double *rnorm, d
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: lu [--n N] [--nb NB] [--p P] [--q Q] [--row-top C] [--col-top C] "
-                    "[--lookahead 0|1] [--pivot fused|scalapack] [--swap block|rows] [--seed S] [--reps R] "
-                    "[--ring-schedule Q]\n"
-                    "  --row-top: a BLACS TOP, or N / W: HPL's modified rings 1ringM / 2ringM\n");
+    fprintf(stderr,
+            "usage: lu [--n N] [--nb NB] [--p P] [--q Q] [--row-top C] [--col-top C] "
+            "[--lookahead 0|1] [--pivot fused|scalapack] [--panel-nb K] [--swap block|rows] [--seed "
+            "S] [--reps R] "
+            "[--ring-schedule Q]\n"
+            "  --row-top: a BLACS TOP, or N / W: HPL's modified rings 1ringM / 2ringM\n"
+            "  --panel-nb: with --pivot fused, the columns of a panel updated by DGER (default 32)\n");
 }
 
 int main(int argc, char **argv)
@@ -642,7 +678,7 @@ int main(int argc, char **argv)
     int n = 2000, nb = 64, p = 0, q = 0, reps = 1;
     long seed = 1;
     char rowtop = ' ', coltop = ' ';
-    int iam, np, lookahead = 1, schedule = 0, fused = 1, swapblock = 1;
+    int iam, np, lookahead = 1, schedule = 0, fused = 1, swapblock = 1, pnb = 32;
     Cblacs_pinfo(&iam, &np);
     for (int k = 1; k < argc; k++) {
         const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
@@ -665,6 +701,8 @@ int main(int argc, char **argv)
             lookahead = atoi(v);
         else if (ok && !strcmp(o, "--pivot") && (!strcmp(v, "fused") || !strcmp(v, "scalapack")))
             fused = !strcmp(v, "fused");
+        else if (ok && !strcmp(o, "--panel-nb") && atoi(v) >= 1)
+            pnb = atoi(v);
         else if (ok && !strcmp(o, "--swap") && (!strcmp(v, "block") || !strcmp(v, "rows")))
             swapblock = !strcmp(v, "block");
         else if (ok && !strcmp(o, "--ring-schedule") && atoi(v) >= 1)
@@ -732,6 +770,8 @@ int main(int argc, char **argv)
     L.uw = LU_ALLOC(((size_t)nb * (L.ncols + 1)) * sizeof *L.uw);
     L.row = malloc(((size_t)nb + 1) * sizeof *L.row);
     L.rec = malloc(((size_t)R_DATA + 2 * (size_t)nb) * sizeof *L.rec);
+    L.pr = malloc((size_t)nb * nb * sizeof *L.pr);
+    L.pnb = pnb;
     L.moved = malloc(6 * (size_t)nb * sizeof *L.moved);
     L.sw = LU_ALLOC((4 * (size_t)nb * L.ncols + 1) * sizeof *L.sw);
     double *b = malloc((size_t)n * sizeof *b), *x = malloc((size_t)n * sizeof *x);
@@ -778,14 +818,16 @@ int main(int argc, char **argv)
             printf("lu: the matrix is singular to working precision\n");
 #ifdef LU_SIM_FLOPS
         lu_sim_describe();
-        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s swap=%s time=%.6fs "
+        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s panel-nb=%d "
+               "swap=%s time=%.6fs "
                "gflops=%.2f residual=not checked (simulated)%s\n",
-               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack",
+               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack", pnb,
                swapblock ? "block" : "rows", best, flops / best / 1e9, failed ? " FAILED" : "");
 #else
-        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s swap=%s time=%.3fs "
+        printf("lu: N=%d NB=%d grid=%dx%d row-top='%c' col-top='%c' lookahead=%d pivot=%s panel-nb=%d "
+               "swap=%s time=%.3fs "
                "gflops=%.2f residual=%.3g %s\n",
-               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack",
+               n, nb, p, q, rowtop, coltop, lookahead, fused ? "fused" : "scalapack", pnb,
                swapblock ? "block" : "rows", best, flops / best / 1e9, worst_resid,
                failed ? "FAILED" : "PASSED");
 #endif
@@ -796,6 +838,7 @@ int main(int argc, char **argv)
     LU_FREE(L.uw);
     free(L.row);
     free(L.rec);
+    free(L.pr);
     free(L.moved);
     LU_FREE(L.sw);
     free(b);

@@ -93,14 +93,18 @@ for t in N W; do
     run 5 lu --n 97 --nb 8 --p 1 --q 5 --row-top $t --reps 2
 done
 run 4 lu --n 300 --nb 16 --p 2 --q 2 --row-top I --lookahead 0
-# Both pivot searches and both ways to move a panel's rows out of the panel
-# (one message per process row, or one exchange per interchange): the
-# same rows end in the same places, so the residual must be the same.
+run 4 lu --n 301 --nb 16 --p 2 --q 2 --panel-nb 5 --swap rows # blocks of 5, 5, 5, 1
+run 6 lu --n 299 --nb 24 --p 3 --q 2 --panel-nb 1
+# Both pivot searches (the fused one unblocked: --panel-nb 16 = NB) and
+# both ways to move a panel's rows out of the panel (one message per
+# process row, or one exchange per interchange): the same rows end in the
+# same places, so the residual must be the same.
 for g in "2 2" "4 1" "3 2" "3 1"; do
     set -- $g
     launcher_cmd $(($1 * $2))
     res=()
-    for opts in "--pivot fused --swap block" "--pivot scalapack --swap block" "--pivot fused --swap rows"; do
+    for opts in "--pivot fused --panel-nb 16 --swap block" "--pivot scalapack --swap block" \
+        "--pivot fused --panel-nb 16 --swap rows"; do
         # shellcheck disable=SC2086 # split on purpose
         res+=("$(timeout -k 5 300 "${LAUNCH_CMD[@]}" "$ex/lu" --n 311 --nb 16 --p "$1" --q "$2" $opts 2>&1 |
             grep -Eo 'residual=[^ ]+ PASSED')")
