@@ -10,8 +10,8 @@
  * block-cyclically in NB x NB blocks over the grid, as ScaLAPACK does
  * (examples/distrib.h); the right-hand side b rides along as column N of
  * [A b], as HPL's does, held by the process column that column N would
- * belong to.  The factorization is right-looking and blocked (LAWN 73 section 2.2, the
- * InterCom paper section 2).  For each block column:
+ * belong to.  The factorization is right-looking and blocked (LAWN 73
+ * section 2.2, the InterCom paper section 2).  For each block column:
  *
  *   1. the process column that owns it factors the panel, column by column:
  *      the pivot is found and its row swapped by one user-defined combine
@@ -80,7 +80,7 @@ typedef struct {
     int ctxt, nprow, npcol, myrow, mycol;
     int n, nb;
     int mloc, nloc, lda;   /* local rows, local columns, leading dimension */
-    int ncols;             /* local columns of [A b]: nloc, and b on the process column of column N */
+    int ncols;             /* local columns of [A b]: nloc, and b's on the process column of column N */
     double *a;             /* local part of A, column-major */
     double *lw, *uw, *row; /* workspaces: panel, block row of U, pivot row */
     char rowtop[2], coltop[2];
@@ -174,48 +174,43 @@ static int swap_moves(int j, int jb, const int *ipiv, int *dst, int *src)
     return n;
 }
 
-/* Copies local rows rows[0..cnt) over the column ranges cr[0..2nr)
- * (first, count) to or from the cnt x w matrix at *p (leading dimension
- * cnt).  Column by column: a row's entries lie lda apart, a column's rows
- * near each other (those of the diagonal block are consecutive). */
-static void rows_pack(lu_t *L, const int *rows, int cnt, const int *cr, int nr, double *p, int unpack)
+/* Copies local rows rows[0..cnt) over local columns c0..c0+w-1 to or
+ * from the cnt x w matrix at *p (leading dimension cnt).  Column by
+ * column: a row's entries lie lda apart, a column's rows near each other
+ * (those of the diagonal block are consecutive). */
+static void rows_pack(lu_t *L, const int *rows, int cnt, int c0, int w, double *p, int unpack)
 {
-    double w = 0;
-    for (int r = 0; r < nr; r++)
-        for (int c = cr[2 * r]; c < cr[2 * r] + cr[2 * r + 1]; c++, p += cnt, w++) {
-            double *col = L->a + (size_t)c * L->lda;
-            for (int i = 0; i < cnt; i++)
-                if (unpack)
-                    col[rows[i]] = p[i];
-                else
-                    p[i] = col[rows[i]];
-        }
+    for (int c = c0; c < c0 + w; c++, p += cnt) {
+        double *col = L->a + (size_t)c * L->lda;
+        for (int i = 0; i < cnt; i++)
+            if (unpack)
+                col[rows[i]] = p[i];
+            else
+                p[i] = col[rows[i]];
+    }
     LU_MOVED(16.0 * cnt * w);
 }
 
-/* Block column j's interchanges over the local column ranges cr (nr of
- * them) at once (--swap block, as HPL moves a panel's rows): every process
- * packs the rows it holds by the process row where they end, sends each
- * other process row of its column one message, then receives one from each
- * that has rows for it.  The sends return before the receives are posted,
+/* Block column j's interchanges over local columns c0..c0+w-1 at once
+ * (--swap block, as HPL moves a panel's rows): every process packs the
+ * rows it holds by the process row where they end, sends each other
+ * process row of its column one message, then receives one from each that
+ * has rows for it.  The sends return before the receives are posted,
  * which only locally-blocking sends allow.  ScaLAPACK's PDLASWP (--swap
  * rows, swap_rows) exchanges the rows one interchange at a time. */
-static void swap_block(lu_t *L, int j, int jb, const int *ipiv, const int *cr, int nr)
+static void swap_block(lu_t *L, int j, int jb, const int *ipiv, int c0, int w)
 {
-    int w = 0, *dst = L->moved, *src = dst + 2 * L->nb, *rows = src + 2 * L->nb;
-    int n = swap_moves(j, jb, ipiv, dst, src);
-    for (int r = 0; r < nr; r++)
-        w += cr[2 * r + 1];
+    int *dst = L->moved, *src = dst + 2 * L->nb, *rows = src + 2 * L->nb;
+    int n = swap_moves(j, jb, ipiv, dst, src), used = 0;
     if (w <= 0)
         return;
     double *out = L->sw, *in = L->sw + (size_t)2 * L->nb * w;
-    int used = 0;
     for (int k = 0; k < L->nprow; k++) { /* what ends on process row d (mine first), sent there */
         int d = (L->myrow + k) % L->nprow, cnt = 0;
         for (int m = 0; m < n; m++)
             if (src[m] != dst[m] && rowner(L, src[m]) == L->myrow && rowner(L, dst[m]) == d)
                 rows[cnt++] = bc_g2l(src[m], L->nb, L->nprow);
-        rows_pack(L, rows, cnt, cr, nr, out + (size_t)w * used, 0);
+        rows_pack(L, rows, cnt, c0, w, out + (size_t)w * used, 0);
         if (d != L->myrow && cnt > 0)
             Cdgesd2d(L->ctxt, cnt, w, out + (size_t)w * used, cnt, d, L->mycol);
         used += cnt;
@@ -227,7 +222,7 @@ static void swap_block(lu_t *L, int j, int jb, const int *ipiv, const int *cr, i
                 rows[cnt++] = bc_g2l(dst[m], L->nb, L->nprow);
         if (cnt > 0 && s != L->myrow)
             Cdgerv2d(L->ctxt, cnt, w, in, cnt, s, L->mycol);
-        rows_pack(L, rows, cnt, cr, nr, s == L->myrow ? out : in, 1);
+        rows_pack(L, rows, cnt, c0, w, s == L->myrow ? out : in, 1);
     }
 }
 
@@ -538,9 +533,9 @@ static int factor(lu_t *L, int *ipiv)
 
         /* the same interchanges right of the panel (b included; L's columns
          * stay as they were factored, as HPL's: the solve needs no L) */
-        int jr0 = lcol(L, j + jb), nq = L->ncols - jr0, cr[2] = {jr0, nq};
+        int jr0 = lcol(L, j + jb), nq = L->ncols - jr0;
         if (L->swapblock)
-            swap_block(L, j, jb, ipiv, cr, 1);
+            swap_block(L, j, jb, ipiv, jr0, nq);
         for (int jj = j; jj < j + jb && !L->swapblock; jj++)
             swap_rows(L, jj, ipiv[jj], jr0, nq);
 
