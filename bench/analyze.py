@@ -9,7 +9,9 @@ RUN_DIR/*.log (for the series that were skipped).  Writes, in RUN_DIR:
 
   summary.md     key numbers; per curve the least-squares fit T = alpha +
                  beta*N (N = doubles, T = us) and LAWN 73's RE; ratio tables
-                 ours/ref and ours/mpi per size and TOP, from the medians
+                 ours/ref and ours/mpi per size and TOP, from the medians;
+                 the sender's verdicts against the reference (sender_verdicts)
+  verdicts.csv   every verdict's cell
   data/*.dat     one file per curve (and per ratio curve) for gnuplot
   plots/*.gp     the gnuplot scripts (they load bench/plots.gp)
   *.png          the plots, made by gnuplot from the scripts
@@ -23,6 +25,7 @@ import csv
 import itertools
 import math
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -34,6 +37,12 @@ ORDER = ("tc ts tm bcast bcast1 comb panel echo exchange comet_bcast gsum barrie
 IMPLS = ("ours", "ref", "mpi")
 KEY_TC = (8, 65536, 1048576, 8388608)
 KEY_COLL = (65536, 1048576)
+# The series that time a sender, and which time is the sender's: t (the row's
+# time) or src (the source's, beside the slowest process's t).
+SENDER = {"ts": "t", "bcast": "src", "bcast1": "src"}
+NOISE_MIN = 65536
+BOOT = 1000
+VERDICTS = "verdicts.csv"  # written by the analysis, not read as data
 ENC = dict(encoding="utf-8", errors="surrogateescape")  # logs and meta pass through byte for byte
 
 
@@ -119,6 +128,11 @@ def read_rows(run, names):
     return rows
 
 
+def sender_times(series, what, p):
+    """A point's trials of the sender's time or of the slowest process's."""
+    return p.ts if what == "max" or SENDER[series] == "t" else p.srcs
+
+
 def make_curves(rows):
     rows.sort(key=lambda r: (rank(r.series, ORDER), r.series, r.np, r.grid, r.op, top_rank(r.top),
                              rank(r.impl, IMPLS), r.impl, r.bytes, r.trial))
@@ -130,7 +144,8 @@ def make_curves(rows):
             pr = list(pr)
             ts, src = [r.t for r in pr], [r.src for r in pr if not math.isnan(r.src)]
             c.pts[b] = NS(n=len(ts), med=statistics.median(ts), lo=min(ts), hi=max(ts),
-                          src=statistics.median(src) if src else NAN)
+                          src=statistics.median(src) if src else NAN, ts=ts, srcs=src,
+                          trials=[r.trial for r in pr])
         ns, ts = [r.bytes / 8 for r in grp], [r.t for r in grp]
         try:
             c.fit = statistics.linear_regression(ns, ts)
@@ -272,6 +287,70 @@ class Report:
                     out += row(fmt_size(b), *(fmt_ratio(self.at(c, b), self.at(d, b)) for c, d in cols))
                 out += "\n"
         return out + ("" if printed else f"No {den} measurements in this run.\n\n")
+
+    # --- ours against the reference, within the noise ---------------------------
+    def sender_verdicts(self):
+        """Per series that times a sender (SENDER), np, TOP and size from NOISE_MIN
+        bytes: the sender's time and the slowest process's, ours / ref (ratio of
+        medians), the ratio's 95% bootstrap interval (trials resampled on both
+        sides, a fixed seed) and a verdict: slower or faster where the interval
+        lies wholly above or below 1, else same (within the noise).  Beside it the
+        reference against itself: its odd trials' median / its even trials'."""
+        rng, cells = random.Random(1), []
+        for o in (c for c in self.curves if c.impl == "ours" and c.series in SENDER):
+            r = self.partner(o, "ref")
+            for b in sorted(o.pts):
+                p, q = o.pts[b], r.pts.get(b) if r else None
+                if b < NOISE_MIN or q is None:
+                    continue
+                for what in ("sender", "max"):
+                    xs, ys = sender_times(o.series, what, p), sender_times(o.series, what, q)
+                    if min(len(xs), len(ys)) < 3 or what == "max" and SENDER[o.series] == "t":
+                        continue
+                    med = statistics.median
+                    boot = sorted(med(rng.choices(xs, k=len(xs))) / med(rng.choices(ys, k=len(ys)))
+                                  for _ in range(BOOT))
+                    lo, hi = boot[int(0.025 * BOOT)], boot[int(0.975 * BOOT) - 1]
+                    odd = [y for y, t in zip(ys, q.trials) if t % 2]
+                    even = [y for y, t in zip(ys, q.trials) if not t % 2]
+                    self_ratio = med(odd) / med(even) if odd and even else NAN
+                    cells.append(NS(series=o.series, np=o.np, top=o.top, bytes=b, what=what, ratio=med(xs) / med(ys),
+                                    lo=lo, hi=hi, self_ratio=self_ratio, n=(len(xs), len(ys)),
+                                    verdict="slower" if lo > 1 else "faster" if hi < 1 else "same"))
+        return cells
+
+    def verdict_tables(self, cells):
+        if not cells:
+            return ""
+        with open(f"{self.run}/{VERDICTS}", "w", **ENC) as f:
+            f.write("series,np,top,bytes,time,ours_over_ref,boot_lo,boot_hi,ref_odd_over_even,trials_ours,"
+                    "trials_ref,verdict\n")
+            for c in cells:
+                f.write(f"{c.series},{c.np},{c.top},{c.bytes},{c.what},{c.ratio:.4f},{c.lo:.4f},{c.hi:.4f},"
+                        f"{c.self_ratio:.4f},{c.n[0]},{c.n[1]},{c.verdict}\n")
+        out = (f"## The sender against the reference, within the noise\n\nFrom {fmt_size(NOISE_MIN)}: ours / ref "
+               "of the median time of the sender (`ts`: the send's return; broadcasts: the source's) and of the "
+               "slowest process (`max`), with the ratio's 95% bootstrap interval.  A cell is *slower* or *faster* "
+               "where the interval lies wholly above or below 1, else *same*.  Of many cells about 1 in 40 is "
+               "called slower by chance: a second run tells.  Every cell is in `verdicts.csv`, with the reference "
+               "against itself (its odd trials' median / its even trials').\n\n"
+               "| series | np | time | cells | faster | same | slower | median ratio | ref/ref, widest |\n"
+               "|---|---:|---|---:|---:|---:|---:|---:|---:|\n")
+        key = lambda c: (rank(c.series, ORDER), c.np, c.what != "sender")
+        for _, grp in itertools.groupby(sorted(cells, key=key), key):
+            grp = list(grp)
+            series, np_, what = grp[0].series, grp[0].np, grp[0].what
+            count = {v: sum(c.verdict == v for c in grp) for v in ("faster", "same", "slower")}
+            wide = max((max(c.self_ratio, 1 / c.self_ratio) for c in grp if c.self_ratio > 0), default=NAN)
+            out += row(series, np_, what, len(grp), count["faster"], count["same"], count["slower"],
+                       f"{statistics.median(c.ratio for c in grp):.2f}", f"{wide:.2f}")
+        slow = [c for c in cells if c.verdict == "slower"]
+        out += "\nSlower cells: " + ("none.\n\n" if not slow else "\n\n| series | np | TOP | size | time | ours/ref "
+                                     "| 95% interval | ref/ref |\n|---|---:|:---:|---:|---|---:|---|---:|\n")
+        for c in slow:
+            out += row(c.series, c.np, top_label(c.top), fmt_size(c.bytes), c.what, f"{c.ratio:.2f}",
+                       f"{c.lo:.2f}-{c.hi:.2f}", f"{c.self_ratio:.2f}")
+        return out + ("\n" if slow else "")
 
     # --- plots ------------------------------------------------------------------
     # Line styles of plots.gp: 1 = MPI (14, 15: more MPI curves of a panel), 2 = the
@@ -454,7 +533,7 @@ def main():
         names = sorted(os.listdir(run))
     except OSError:
         fail(f"cannot read directory {run}")
-    rows = read_rows(run, [n for n in names if n.endswith(".csv")])
+    rows = read_rows(run, [n for n in names if n.endswith(".csv") and n != VERDICTS])
     if not rows:
         fail(f"no benchmark rows in {run}/*.csv")
     rep = Report(run, make_curves(rows))
@@ -482,9 +561,16 @@ def main():
     if any(c.impl == "ref" for c in rep.curves):
         out += rep.ratio_tables("ref")
     out += rep.ratio_tables("mpi")
+    cells = rep.sender_verdicts()
+    out += rep.verdict_tables(cells)
     rep.write("summary.md", out)
     print(f"analyze: {len(rows)} rows -> {run}/summary.md" + ("" if a.no_plots else f", {rep.made} plots" + (
         " (some failed: see plots/gnuplot.log)" if rep.failed else "")))
+    if cells:
+        n = {v: sum(c.verdict == v for c in cells) for v in ("faster", "same", "slower")}
+        print(f"analyze: sender and slowest process against the reference, {len(cells)} cells from "
+              f"{fmt_size(NOISE_MIN)}: {n['faster']} faster, {n['same']} within the noise, {n['slower']} slower "
+              f"(verdicts.csv)")
     return 1 if rep.failed else 0
 
 

@@ -210,6 +210,37 @@ else
     bad "analyze on synthetic data" "$tmp/out"
 fi
 
+# The sender's verdicts: bcast on 2 processes, 9 trials a size, the
+# reference 10, 11, ..., 18 us at every size; ours at 64 KiB twice that
+# (slower), at 256 KiB the same trials (same), at 1 MiB half (faster); at
+# 8 KiB nothing (below 64 KiB).  The source's time is what counts: at
+# 256 KiB ours' slowest process is twice the reference's (max: slower).
+ver=$tmp/ver
+mkdir -p "$ver"
+awk 'BEGIN {
+    print "impl,series,op,top,np,grid,bytes,reps,trial,t_us,t_src_us"
+    split("8192 65536 262144 1048576", B, " "); split("2 2 1 0.5", F, " ")
+    for (i = 1; i <= 4; i++) for (k = 1; k <= 9; k++) {
+        r = 9 + k; o = r * F[i]
+        printf "ref,bcast,all,_,2,1x2,%d,10,%d,%g,%g\n", B[i], k, r, r
+        printf "ours,bcast,all,_,2,1x2,%d,10,%d,%g,%g\n", B[i], k, (i == 3 ? 2 * r : o), o
+    } }' >"$ver/synthetic.csv"
+if analyze "$ver" --no-plots >"$tmp/out" 2>&1; then
+    missing=
+    for want in "65536,sender,2.0000,.*,slower" "65536,max,2.0000,.*,slower" "262144,sender,1.0000,.*,same" \
+        "262144,max,2.0000,.*,slower" "1048576,sender,0.5000,.*,faster" "1048576,max,0.5000,.*,faster"; do
+        grep -q "^bcast,2,_,$want\$" "$ver/verdicts.csv" || missing+=" [$want]"
+    done
+    grep -q ",8192," "$ver/verdicts.csv" && missing+=" [no cell below 64 KiB]"
+    missing+=$(lacks "$ver/summary.md" "| bcast | 2 | sender | 3 | 1 | 1 | 1 | 1.00 | 1.00 |" \
+        "| bcast | 2 | ' ' | 64 KiB | sender | 2.00 | ")
+    missing+=$(lacks "$tmp/out" "6 cells from 64 KiB: 2 faster, 1 within the noise, 3 slower")
+    if [ -z "$missing" ]; then ok "sender verdicts: slower, same and faster found; nothing below 64 KiB"
+    else bad "sender verdicts lack:$missing" "$ver/verdicts.csv"; fi
+else
+    bad "analyze on synthetic sender data" "$tmp/out"
+fi
+
 echo "bench-check: 6. make app-compare's parsing and analysis on the drivers' printed formats"
 if python3 bench/app_compare.py selftest >"$tmp/out" 2>&1; then
     ok "app_compare.py selftest: $(grep -c '^  ok' "$tmp/out") checks"
