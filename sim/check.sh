@@ -76,6 +76,15 @@ awk -F, 'FILENAME ~ /ratios/ { if (FNR > 1) { k = $3 SUBSEP $6; best[k] = $8 + 0
     END { for (k in best) if (best[k] != sprintf("%.6f", m[k]) + 0) { print "sim-check: best MPI " best[k] " != " m[k]; bad = 1 }
           exit bad || n != 8 }' "$work"/nodes/nodes16-rr/*.csv "$work/nodes/ratios.csv" || fail "ratios.csv: the best MPI"
 grep -q "^| 'I' |" "$work/nodes/table.md" || fail "nodes table.md lacks a row"
+# a run of one selector writes its MPI rows as plain "mpi": the table names
+# them as meta.txt does (here mpich), not ompi
+mkdir -p "$work/one/nodes16-rr"
+sed 's/^mpi-ompi,/mpi,/' "$work/nodes/nodes16-rr/ours-p32.csv" >"$work/one/nodes16-rr/ours-p32.csv"
+sed 's/^selectors:.*/selectors: mpich (MPI reference: the fastest)/' "$work/nodes/nodes16-rr/meta.txt" \
+    >"$work/one/nodes16-rr/meta.txt"
+bash sim/nodes-table.sh "$work/one" >/dev/null
+[ "$(awk -F, 'FNR > 1 { print $9 }' "$work/one/ratios.csv" | sort -u)" = mpich ] ||
+    fail "nodes table: a run of one selector, mpich, is not labelled so"
 echo "sim-check: nodes16, round robin, p = 32: three selectors, $work/nodes/table.md"
 # blacs-tune on nodes16 (two hosts, by node): the platform's own values
 # (sim/nodes16.xml: 12.5 GB/s and 1 us between hosts, a loopback of 20 GB/s);

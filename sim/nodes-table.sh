@@ -14,7 +14,10 @@ csvs=("$dir"/*-*/*.csv)
 
 for f in "${csvs[@]}"; do
     run=$(basename "$(dirname "$f")")
-    awk -F, -v run="$run" 'FNR > 1 { print run "," $0 }' "$f"
+    # the plain "mpi" rows are the run's first selector's (its meta.txt; ompi by default)
+    first=$(sed -n 's/^selectors: *\([a-z0-9]*\).*/\1/p' "$(dirname "$f")/meta.txt" 2>/dev/null)
+    awk -F, -v OFS=, -v run="$run" -v first="${first:-ompi}" \
+        'FNR > 1 { if ($1 == "mpi") $1 = "mpi-" first; print run, $0 }' "$f"
 done | awk -F, -v csv="$dir/ratios.csv" '
 function human(n) {
     if (n >= 1048576 && n % 1048576 == 0) return (n / 1048576) " MiB"
