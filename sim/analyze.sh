@@ -19,6 +19,8 @@ dir=${1:?usage: sim/analyze.sh RUN_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 platform=$(sed -n 's/^platform: *\(nodes[0-9]*\) .*/\1/p' "$dir/meta.txt" 2>/dev/null || true)
 place=$(sed -n 's/^platform: .*, placement \([a-z]*\)$/\1/p' "$dir/meta.txt" 2>/dev/null || true)
+# the selector of a run's plain "mpi" rows (meta.txt; SMPI's ompi by default)
+selector=$(sed -n 's/^selectors: *\([a-z0-9]*\).*/\1/p' "$dir/meta.txt" 2>/dev/null || true)
 alpha=${SIM_ALPHA_US:-1}
 gbps=${SIM_GBPS:-$([ -n "$platform" ] && echo 12.5 || echo 10)}
 
@@ -28,7 +30,8 @@ csvs=("$dir"/*.csv)
 mkdir -p "$dir/data"
 rm -f "$dir"/data/*.dat
 
-awk -F, -v alpha="$alpha" -v gbps="$gbps" -v datadir="$dir/data" -v platform="$platform" -v place="$place" '
+awk -F, -v alpha="$alpha" -v gbps="$gbps" -v datadir="$dir/data" -v platform="$platform" -v place="$place" \
+    -v selector="${selector:-ompi}" '
 function ceil_log2(p,   k, v) { k = 0; v = 1; while (v < p) { v *= 2; k++ } return k }
 # microseconds; beta = 1 / (gbps * 1e9) s/B = 1e-3 / gbps us/B
 function lb(op, p, n,   b) {
@@ -95,7 +98,7 @@ END {
     }
     print "CM02 flow model without cross-traffic, no computation simulated, MPI collectives"
     if (nsel == 0)
-        print "of SMPI choosing as Open MPI does (smpi/coll-selector:ompi).  One 1 x p grid, scope"
+        print "of SMPI\x27s " selector " selector (smpi/coll-selector:" selector ").  One 1 x p grid, scope"
     else {
         print "of SMPI: the fastest of the selectors " sels " (smpi/coll-selector; each"
         print "alone in its own simulation, see the MPI rows).  One 1 x p grid, scope"
