@@ -146,6 +146,9 @@ BLX_INTERNAL int *blx_machine_nodes(const char *routine, MPI_Comm comm, int np, 
  * or 0 if it does not say: with more than the processors, the node's
  * model is crowded (blx_model_crowd). */
 BLX_INTERNAL int blx_machine_node_processes(void);
+/* On process 0 of the job's grids: the node's alpha it measured (before
+ * blx_model_crowd), or 0 if it measured none (tests). */
+BLX_INTERNAL double blx_machine_node_alpha(void);
 
 /* --- support.c --- */
 BLX_INTERNAL void blx_pinfo(blacs_int *mypnum, blacs_int *nprocs);

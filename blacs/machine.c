@@ -36,18 +36,33 @@ int blx_machine_node_processes(void)
     return 0;
 }
 
-/* ---- the network, measured ---- */
+/* ---- the network and the node's latency, measured ---- */
 
 /* Process 0 of a grid that spans nodes times messages to the first grid
  * process of another node (the peer), once a job (process 0 keeps what it
  * found for later grids): round trips of 8 bytes and of BLX_PROBE_BYTES,
  * and a sum (probe.h).  Under SimGrid's SMPI it finds the simulated
- * platform's values. */
+ * platform's values.
+ *
+ * Then, where it has a neighbour on its own node, round trips of 8 bytes
+ * to it: the node's alpha is one whole round trip.  On a node a broadcast
+ * of more than 256 bytes waits for ready notes from its source's
+ * receivers (bcast.c), a latency each way, and the choices made with the
+ * whole round trip ran faster in simulation than with half of it
+ * (doc/performance.md); between nodes a message sent whole has no note,
+ * and alpha is half a round trip.  Whether one level or two is faster
+ * turns on the two links' latencies (two levels take more steps, the
+ * node's cheaper), so the node's alpha is measured where the grid spans
+ * nodes.  Its beta stays the one compiled in: one pair's copy rate, which
+ * is not what a node's processes get while they all copy at once, made
+ * simulated sums and broadcasts slower (doc/performance.md). */
 #define PROBE_TAG 0 /* nobody else sends on the grid before process 0 has measured */
 
 /* Process 0 (learning: measure; else tell the peer there is nothing to
- * answer) and the peer. */
-static void probe(const char *routine, MPI_Comm comm, int vpid, int peer, int learning, blx_model *off)
+ * answer) and the peer: the link's alpha, and with 'whole' its beta and
+ * the speed of folding too.  Returns 1 where this process measured. */
+static int probe(const char *routine, MPI_Comm comm, int vpid, int peer, int learning, int whole,
+                 blx_model *m)
 {
     int go = learning;
     if (vpid == 0)
@@ -59,16 +74,21 @@ static void probe(const char *routine, MPI_Comm comm, int vpid, int peer, int le
     if (go && buf == NULL)
         blx_fatal(-1, routine, "out of memory");
     if (go && vpid != 0)
-        blx_probe_answer(routine, comm, 0, PROBE_TAG, buf, 2 * BLX_PROBE_TRIES);
+        blx_probe_answer(routine, comm, 0, PROBE_TAG, buf, (whole ? 2 : 1) * BLX_PROBE_TRIES);
     if (go && vpid == 0) {
-        off->gamma = blx_probe_fold(buf);
-        double small = blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, 8),
-               large = blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, BLX_PROBE_BYTES), beta;
-        blx_probe_link(small, large, &off->alpha, &beta);
-        if (beta > 0) /* else 1 MiB came back no slower than 8 bytes (a busy node): keep the default */
-            off->beta = beta;
+        double small = blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, 8), beta;
+        if (whole) {
+            m->gamma = blx_probe_fold(buf);
+            blx_probe_link(small, blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, BLX_PROBE_BYTES),
+                           &m->alpha, &beta);
+            if (beta > 0) /* else 1 MiB came back no slower than 8 bytes (a busy node): keep the default */
+                m->beta = beta;
+        } else if (small > 0) {
+            m->alpha = blx_probe_digits(small);
+        }
     }
     free(buf);
+    return go && vpid == 0;
 }
 
 /* ---- a tuning file ---- */
@@ -116,15 +136,20 @@ static int read_model_file(const char *routine, blx_model m[2], int *net, blx_mp
     return 1;
 }
 
+static double node_alpha; /* process 0's measurement of the node's alpha, once a job */
+
+double blx_machine_node_alpha(void) { return node_alpha; }
+
 /* The cost models of a new grid, on a node (m[0]) and between nodes (m[1]),
  * as process 0 of the grid finds them, weakest first: the defaults; a
  * tuning file; the network measured, where the grid spans nodes and
- * neither BLACS_MODEL nor the file gives it; more processes than
+ * neither BLACS_MODEL nor the file gives it, and the node's alpha with it
+ * where neither gives any model; more processes than
  * processors on process 0's node (blx_model_crowd); BLACS_MODEL. */
 static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int *id, int np, blx_model m[2],
                         blx_mpi_costs *mpi)
 {
-    static blx_model learned; /* process 0's measurement, once a job */
+    static blx_model learned; /* process 0's measurement of the network, once a job */
     static int have;
     const char *text = getenv("BLACS_MODEL");
     int file = 0, file_net = 0, procs = blx_machine_node_processes(),
@@ -133,18 +158,26 @@ static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int 
     m[1] = blx_model_network(&m[0]);
     if (vpid == 0)
         file = read_model_file(routine, m, &file_net, mpi);
-    int peer = 1, measure = text == NULL && !file_net;
+    int peer = 1, near = 1, measure = text == NULL && !file_net, measure_node = text == NULL && !file;
     while (peer < np && id[peer] == id[0])
         peer++;
+    while (near < np && id[near] != id[0])
+        near++;
     if (peer < np && (vpid == 0 || vpid == peer)) {
         if (vpid == 0 && have && measure)
             m[1] = learned;
-        probe(routine, comm, vpid, peer, measure && !have, &m[1]);
+        probe(routine, comm, vpid, peer, measure && !have, 1, &m[1]);
         if (vpid == 0 && measure) {
             learned = m[1], have = 1;
             if (!file)
                 m[0].gamma = m[1].gamma; /* folding is the same anywhere */
         }
+    }
+    if (peer < np && near < np && (vpid == 0 || vpid == near)) {
+        if (vpid == 0 && node_alpha > 0 && measure_node)
+            m[0].alpha = node_alpha;
+        if (probe(routine, comm, vpid, near, measure_node && node_alpha == 0, 0, &m[0]))
+            node_alpha = m[0].alpha;
     }
     blx_model_crowd(&m[0], procs, cpus);
     if (procs > cpus && cpus > 0) /* folding shares the processors wherever the other end is */

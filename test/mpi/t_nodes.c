@@ -23,6 +23,7 @@
  * can), and on a fast one must not.
  */
 #include <math.h>
+#include <unistd.h>
 
 #include "../../blacs/internal.h"
 #include "mpitest.h"
@@ -339,7 +340,11 @@ static void default_choice(const char *model, int want_levels)
 
 /* With no BLACS_MODEL, a grid over nodes measures the network (once a job,
  * blacs/machine.c): every member gets process 0's values, each rounded to
- * two significant digits, not the defaults compiled in. */
+ * two significant digits, not the defaults compiled in.  Where process 0
+ * has a neighbour on its node (4 or more processes as 2 "nodes"), the
+ * node's alpha too: every member's node model has process 0's measurement
+ * (raised to the crowded alpha where processes outnumber processors),
+ * once a job; with one process a node, nothing is measured there. */
 static void learned(void)
 {
     setenv("BLACS_NODES", "2", 1);
@@ -357,6 +362,29 @@ static void learned(void)
           "the network's model is the default, not measured");
     CHECK(q[0] == q0[0] && q[1] == q0[1], "the network's model differs from process 0's");
     Cblacs_gridexit(ctxt);
+
+    int procs = blx_machine_node_processes(), cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    for (int again = 0; again < 2; again++) { /* the second grid measures nothing new */
+        double measured = blx_machine_node_alpha(), first = measured;
+        setenv("BLACS_NODES", "2", 1);
+        ctxt = grid(NULL, 1, mt_size);
+        unsetenv("BLACS_NODES");
+        measured = blx_machine_node_alpha();
+        MPI_Bcast(&measured, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        double digits = measured > 0 ? measured / pow(10, floor(log10(measured)) - 1) : 0.5;
+        double alpha = blx_ctx_find(ctxt)->model.alpha;
+        if (mt_size >= 4) {
+            CHECK(measured > 0 && fabs(digits - round(digits)) < 1e-6, "the node's alpha measured: %g",
+                  measured);
+            CHECK(alpha == fmax(measured, procs > cpus && cpus > 0 ? BLX_MODEL_OVERSUBSCRIBED_ALPHA : 0),
+                  "the node's model has alpha %g, process 0 measured %g", alpha, measured);
+            CHECK(!again || mt_rank != 0 || measured == first, "the node's alpha measured again: %g, then %g",
+                  first, measured);
+        } else {
+            CHECK(measured == 0, "one process a node, yet the node's alpha was measured: %g", measured);
+        }
+        Cblacs_gridexit(ctxt);
+    }
 }
 
 int main(int argc, char **argv)
