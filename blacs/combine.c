@@ -129,13 +129,12 @@ static combine_plan plan_of(const blx_call *k)
     size_t column = k->shape.uplo == 'G' && k->m > 0 ? (size_t)k->m : 1;
     p.user = (blx_uop_run){k->user, esz, column};
     p.unit = p.op.located ? 0 : (k->user ? column : 1) * esz;
-    int splittable = p.unit != 0 && (p.bytes == 0 || p.bytes / p.unit >= (size_t)k->s->np);
     p.mtype = mpi_type(k);
     /* MPI only recommends repeatable reductions: not weighed where BLACS_SET 15 asks for them */
     blx_route_in in = {k->s->np,
                        p.bytes,
                        k->peer < 0,
-                       splittable,
+                       p.unit != 0,
                        k->c->nr_co,
                        k->c->nb_co,
                        &k->s->model,
@@ -144,7 +143,8 @@ static combine_plan plan_of(const blx_call *k)
                        &k->c->forced,
                        k->s->nodes,
                        p.mtype != MPI_DATATYPE_NULL,
-                       k->c->topsrepeat ? NULL : k->c->mpi_costs};
+                       k->c->topsrepeat ? NULL : k->c->mpi_costs,
+                       p.unit};
     if (blx_route_combine(&p.route, k->top ? *k->top : '\0', &in) != 0)
         blx_top_error(k);
     return p;

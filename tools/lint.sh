@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 status=0
 lib="base/*.c buffers/*.c msgid/*.c topologies/*.c blacs/*.c"
 diag="blacs/watch.[ch] blacs/agree.[ch] blacs/stats.[ch] blacs/bind.c base/debug.[ch]"
-FN_LINES=60 FN_PARAMS=8 FILE_LINES=400 CORE_LOC=5000 PERF_LOC=2700 DIAG_LOC=1000
+FN_LINES=60 FN_PARAMS=8 FILE_LINES=400 CORE_LOC=5000 PERF_LOC=2800 DIAG_LOC=1000
 
 echo "lint: 1. layers"
 bash tools/check-layers.sh "$obj" || status=1

@@ -19,7 +19,7 @@ static void row(const char *label, int np, char top, int nr, int nb)
     blx_route r;
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL};
+    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL, 0};
     int rc = blx_route_bcast(&r, top, &in);
     blx_tree_cache_free(&trees);
     if (rc != 0)
@@ -55,7 +55,9 @@ static void flags_table(void)
                  {BLX_ALG_CUTS, "cuts the vector (no locations)"},
                  {BLX_ALG_LEVELS, "scopes over several nodes only (BLACS_NODES to try it on one)"},
                  {BLX_ALG_MPI, "MPI's own collective: sums of MPI's types; weighed from a tuning file"},
-                 {BLX_ALG_NODE_ORDER, "broadcast: dimensions between nodes first"}};
+                 {BLX_ALG_NODE_ORDER, "broadcast: dimensions between nodes first"},
+                 {BLX_ALG_SLICES, "sum to all in node slices"},
+                 {BLX_ALG_RADIX, "a radix after ':' (2, 4 or 8)"}};
     printf("| keys | algorithm | name | flags |\n|---|---|---|---|\n");
     for (int t = 0; t < BLX_NALGORITHMS; t++) {
         const blx_algorithm *a = blx_algorithms[t];
@@ -108,7 +110,7 @@ static void default_table(void)
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
                 blx_route r;
                 blx_route_in in = {
-                    nps[k], sizes[z], op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL};
+                    nps[k], sizes[z], op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL, 0};
                 if (op == BLX_BCAST)
                     blx_route_bcast(&r, ' ', &in);
                 else

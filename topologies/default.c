@@ -39,6 +39,15 @@ static int provides(const blx_algorithm *a, blx_coll op)
                : a->combine != NULL && !(op == BLX_REDUCE && (a->flags & BLX_ALG_LEAVE_ON_ALL_ONLY));
 }
 
+/* Whether the vector may be cut so that every member of in's scope gets
+ * an element: judged for each scope (a two-level operation's levels
+ * too), so that 4 KiB of doubles cut among 64 nodes' leaders where they
+ * could not be among all 1024 members. */
+static int cuts(const blx_route_in *in)
+{
+    return in->splittable && (in->unit == 0 || in->bytes == 0 || in->bytes / in->unit >= (size_t)in->np);
+}
+
 /* Whether a can run op for in (a forced algorithm that cannot falls back
  * to the default's choice; the default never weighs it there). */
 static int can_run(const blx_algorithm *a, blx_coll op, const blx_route_in *in)
@@ -47,7 +56,7 @@ static int can_run(const blx_algorithm *a, blx_coll op, const blx_route_in *in)
            (!(a->flags & BLX_ALG_SLICES) || blx_nodes_sliceable(in->nodes)) &&
            (!(a->flags & BLX_ALG_MPI) || in->mpi) &&
            !(op == BLX_BCAST && (a->flags & BLX_ALG_POWER_OF_TWO) && !blx_is_pof2(in->np)) &&
-           !(op != BLX_BCAST && (a->flags & BLX_ALG_CUTS) && !in->splittable);
+           !(op != BLX_BCAST && (a->flags & BLX_ALG_CUTS) && !cuts(in));
 }
 
 /* The route of algorithm a with number param: a letter's by its rules (a
@@ -193,12 +202,12 @@ static void weigh_own(blx_route *best, double *best_cost, const blx_route_in *in
 
 /* ---- the default's recent choices (blx_route_cache) ---- */
 
-/* What a slot was chosen for: 1 a broadcast; 2 + 2 leave_on_all + splittable a combine;
+/* What a slot was chosen for: 1 a broadcast; 2 + 2 leave_on_all + cuts a combine;
  * plus 8 where MPI's collective can run, and 16 more where it is weighed. */
 static int choice_kind(const blx_route_in *in, blx_coll op)
 {
-    return (op != BLX_BCAST ? 2 + 2 * (op == BLX_ALLREDUCE) + (in->splittable != 0) : 1) +
-           8 * (in->mpi != 0) + 16 * (in->mpi && in->mpi_costs != NULL);
+    return (op != BLX_BCAST ? 2 + 2 * (op == BLX_ALLREDUCE) + cuts(in) : 1) + 8 * (in->mpi != 0) +
+           16 * (in->mpi && in->mpi_costs != NULL);
 }
 
 static int slot_is(const struct blx_route_slot *s, const blx_route_in *in, int kind)
@@ -342,15 +351,18 @@ static int parse_one(const char *item, blx_forced *f, char *why, size_t wlen)
     for (int i = 0; i < BLX_NALGORITHMS && op < BLX_NCOLL; i++)
         if (strcmp(name, blx_algorithms[i]->name) == 0 && provides(blx_algorithms[i], (blx_coll)op))
             alg = i;
-    int numbered = alg >= 0 && (blx_algorithms[alg]->flags & (BLX_ALG_USES_BRANCHES | BLX_ALG_USES_RINGS));
-    if (numbered && item[at] == ':' && sscanf(item + at + 1, "%7d%n", &num, &end) == 1 && num >= 1)
+    unsigned flags = alg >= 0 ? blx_algorithms[alg]->flags : 0;
+    int numbered = flags & (BLX_ALG_USES_BRANCHES | BLX_ALG_USES_RINGS | BLX_ALG_RADIX);
+    if (numbered && item[at] == ':' && sscanf(item + at + 1, "%7d%n", &num, &end) == 1 && num >= 1 &&
+        (!(flags & BLX_ALG_RADIX) || num == 2 || num == 4 || num == 8))
         at += 1 + end;
-    const char *err = at == 0 || op == BLX_NCOLL ? "it does not start with bcast=, reduce= or allreduce="
-                      : alg < 0 && strcmp(name, "default") != 0
-                          ? "no algorithm of that operation has that name"
-                      : item[at] == '\0' ? NULL
-                      : numbered         ? "the number after ':' must be a count from 1"
-                                 : "more after the name (only general_tree and multiring take a number)";
+    const char *err =
+        at == 0 || op == BLX_NCOLL                ? "it does not start with bcast=, reduce= or allreduce="
+        : alg < 0 && strcmp(name, "default") != 0 ? "no algorithm of that operation has that name"
+        : item[at] == '\0'                        ? NULL
+        : flags & BLX_ALG_RADIX                   ? "the number after ':' must be a radix: 2, 4 or 8"
+        : numbered                                ? "the number after ':' must be a count from 1"
+                   : "more after the name (only general_tree, multiring and rabenseifner take a number)";
     if (err != NULL) {
         snprintf(why, wlen, "'%s': %s", item, err);
         return -1;

@@ -26,6 +26,7 @@
  *   cost (p a power of two, n bytes, gamma per byte combined):
  *     allreduce  2 log2(p) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma
  *     reduce     (log2(p) + 1) alpha + (p-1) o + 2 (p-1)/p n beta + (p-1)/p n gamma
+ *   (radix 2^g: log2(p) / g levels, and (2^g - 2) o more a level)
  *   The destination's p - 1 receives, posted at once, overlap their
  *   latencies on a network (faster than one after the other or a binomial
  *   gather).  With more processes than processors (the model's overlap =
@@ -39,6 +40,19 @@
  *   beta times the most members on one node (blx_model_across), as if every
  *   level crossed the cards at once: a bound, which the order below beats
  *   by keeping the first levels on the nodes.
+ *
+ * Radix 4 and 8 (x->param, the route's number; the default weighs 2, 4
+ * and 8): a level takes two or three of those cuts at once, each member
+ * of a group of 4 or 8 sending every partner its piece and receiving its
+ * own from each, all posted together (the fourth of the span to each of 3
+ * partners, and so on); the allgather likewise.  The bytes are those of
+ * radix 2; the latencies log2(p) / 2 or / 3 a direction, as in the
+ * "recursive multiplying" of MPICH 4 and in Open MPI's radix-k
+ * (Bruck-style) exchanges; each level's sends but the first cost their
+ * overhead.  The pieces are radix 2's (the same cuts), so the gather and
+ * the slices' pieces do not change.  Across nodes, in slices (node
+ * slices), the latencies are what a sum of 64 KiB over 64 nodes pays most
+ * (sim/results.md).
  *
  * Needs a vector that can be cut between elements (x->unit > 0), so combines
  * with locations never come here.  Coherent: each piece of the result is
@@ -56,6 +70,8 @@ typedef struct {
     size_t lo, hi; /* in units */
 } span;
 
+#define RADIX_MAX 8
+
 /* The order of the halving's dimensions, the masks below p (p = 2^nlev):
  * from the highest, as Rabenseifner's; on a scope over nodes, first those
  * whose pairs share a node, then those that cross between nodes, each from
@@ -65,32 +81,86 @@ typedef struct {
  * first, as MPICH's halving; round robin the farthest first, as before.  The
  * dimensions a member's partners follow are the same for every member, so
  * the pairs match whatever the order. */
-void blx_halving_order(const blx_nodes *n, int root, int p, int dim[32])
+int blx_halving_order(const blx_nodes *n, int root, int p, int dim[32])
 {
-    int cross = n != NULL ? blx_nodes_cross_from(n, root, p) : 0, k = 0;
+    int cross = n != NULL ? blx_nodes_cross_from(n, root, p) : 0, k = 0, near = 0;
     for (int crossing = 0; crossing <= 1; crossing++)
         for (int mask = p >> 1; mask >= 1; mask >>= 1)
             if (((cross & mask) != 0) == crossing)
-                dim[k++] = mask;
+                dim[k++] = mask, near += !crossing;
+    return near;
 }
 
-/* The pieces of recursive halving: at each level k (mask dim[k]) the
- * current span is cut in two; the member without the mask bit keeps the
- * lower half.  Fills levels[] with the span before each cut; returns the
- * member's final span. */
-static span halving(int me, int nlev, const int *dim, size_t n, span *levels)
+/* The first g cuts of span s, as member me takes them: at each (mask
+ * dim[j]) the member without the mask bit keeps the lower half. */
+static span cut(span s, int me, const int *dim, int g)
 {
-    span s = {0, n};
-    for (int k = 0; k < nlev; k++) {
-        int mask = dim[k];
-        levels[k] = s;
+    for (int j = 0; j < g; j++) {
         size_t mid = s.lo + (s.hi - s.lo) / 2;
-        if (me & mask)
+        if (me & dim[j])
             s.lo = mid;
         else
             s.hi = mid;
     }
     return s;
+}
+
+/* The pieces of recursive halving: fills levels[] with the span before
+ * each cut; returns the member's final span. */
+static span halving(int me, int nlev, const int *dim, size_t n, span *levels)
+{
+    span s = {0, n};
+    for (int k = 0; k < nlev; k++) {
+        levels[k] = s;
+        s = cut(s, me, dim + k, 1);
+    }
+    return s;
+}
+
+/* A level's cuts where r dimensions are left and a level may take gmax:
+ * as few levels as gmax allows, as even as they can be (4 left at radix
+ * 8: 2 and 2, not 3 and 1: the same latencies, fewer messages at once). */
+static int balanced(int r, int gmax)
+{
+    int levels = (r + gmax - 1) / gmax;
+    return (r + levels - 1) / levels;
+}
+
+/* log2 of a radix (0 and 2: 1; at most RADIX_MAX). */
+static int radix_bits(int radix)
+{
+    int g = 1;
+    while ((2 << g) <= radix && (2 << g) <= RADIX_MAX)
+        g++;
+    return g;
+}
+
+/* The cuts a level of x takes at once from dim[k] on (balanced), never
+ * the node's dimensions (the first 'near') together with those that cross
+ * nodes: a level that did would send most of the vector through the card
+ * at once, where the node's levels first keep the largest pieces on the
+ * node; one for a vector longer than a non-blocking message may be
+ * (sendrecv cuts it).  The same on every member. */
+static int group(const blx_xfer *x, int k, int nlev, int near)
+{
+    int end = k < near ? near : nlev;
+    return x->bytes > BLX_MAX_MSG ? 1 : balanced(end - k, radix_bits(x->param));
+}
+
+/* Work space: the vector, or the partners' parts of my piece, each at most
+ * one unit longer than a q-th of the span. */
+static size_t tmp_bytes(const blx_xfer *x) { return x->bytes + RADIX_MAX * x->unit; }
+
+static unsigned long groups_run;
+
+unsigned long blx_rabenseifner_groups(void) { return groups_run; }
+
+/* The member that differs from me in the group's dimensions by the bits of v. */
+static int partner_of(int me, const int *dim, int g, int v)
+{
+    for (int j = 0; j < g; j++)
+        me ^= (v >> j & 1) ? dim[j] : 0;
+    return me;
 }
 
 /* The destination's gather: every member's piece, the receives posted at
@@ -119,36 +189,83 @@ static void gather(const blx_xfer *x, int p, int nlev, const int *dim, size_t n)
     free(rq);
 }
 
-/* The reduce-scatter among members 0..p-1 (relative to the root; p = 2^nlev):
- * at level k I keep levels[k + 1] (or my final piece) of levels[k] and give
- * the partner the other half.  Returns my piece of the total. */
-static span reduce_scatter(const blx_xfer *x, int me, int nlev, const int *dim, char *tmp, span *levels)
+/* One level's exchanges with its q - 1 partners: to each its piece, from
+ * each mine, posted at once (radix 2: one sendrecv, any size). */
+typedef struct {
+    int peer; /* member */
+    const char *out;
+    char *in;
+    size_t outb, inb;
+} swap;
+
+static void exchange(const blx_xfer *x, int n, const swap *w)
 {
-    size_t unit = x->unit;
-    levels[nlev] = halving(me, nlev, dim, x->bytes / unit, levels);
-    for (int k = 0; k < nlev; k++) {
-        int partner = me ^ dim[k], peer = blx_xfer_member(x, partner);
-        span whole = levels[k], keep = levels[k + 1];
-        span give = keep.lo == whole.lo ? (span){keep.hi, whole.hi} : (span){whole.lo, keep.lo};
-        size_t kb = (keep.hi - keep.lo) * unit;
-        char *kp = x->buf + keep.lo * unit;
-        blx_sendrecv(&x->ep, x->buf + give.lo * unit, (give.hi - give.lo) * unit, peer, tmp, kb, peer);
-        x->merge(x->op, kp, tmp, kb, me > partner); /* lower member's (op) upper member's */
+    blx_req rq[2 * (RADIX_MAX - 1)];
+    if (n == 1) {
+        blx_sendrecv(&x->ep, w->out, w->outb, w->peer, w->in, w->inb, w->peer);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        blx_irecv(&x->ep, w[i].in, w[i].inb, w[i].peer, &rq[i]);
+    for (int i = 0; i < n; i++)
+        blx_isend(&x->ep, w[i].out, w[i].outb, w[i].peer, &rq[n + i]);
+    blx_waitall(&x->ep, 2 * n, rq);
+    groups_run++;
+}
+
+#define AT(s) (x->buf + (s).lo * x->unit)
+#define LEN(s) (((s).hi - (s).lo) * x->unit)
+
+/* One level of the radix-2^g reduce-scatter: of the span 'whole' that the
+ * group's members share, each keeps its piece (its g cuts) and gives every
+ * partner theirs; the partners' parts of mine are folded in a fixed order
+ * (repeatable), each "lower member's part (op) upper member's part". */
+static void scatter_level(const blx_xfer *x, int me, const int *dim, int g, span whole, char *tmp)
+{
+    swap w[RADIX_MAX - 1] = {{0}};
+    span mine = cut(whole, me, dim, g);
+    for (int v = 1; v < 1 << g; v++) {
+        int partner = partner_of(me, dim, g, v);
+        span give = cut(whole, partner, dim, g);
+        w[v - 1] =
+            (swap){blx_xfer_member(x, partner), AT(give), tmp + (v - 1) * LEN(mine), LEN(give), LEN(mine)};
+    }
+    exchange(x, (1 << g) - 1, w);
+    for (int v = 1; v < 1 << g; v++)
+        x->merge(x->op, AT(mine), w[v - 1].in, LEN(mine), me > partner_of(me, dim, g, v));
+}
+
+/* The reduce-scatter among members 0..p-1 (relative to the root; p = 2^nlev),
+ * radix x->param: I keep levels[k + g] of levels[k] and give each partner
+ * theirs.  Returns my piece of the total. */
+static span reduce_scatter(const blx_xfer *x, int me, int nlev, const int *dim, int near, char *tmp,
+                           span *levels)
+{
+    levels[nlev] = halving(me, nlev, dim, x->bytes / x->unit, levels);
+    for (int k = 0, g; k < nlev; k += g) {
+        g = group(x, k, nlev, near);
+        scatter_level(x, me, dim + k, g, levels[k], tmp);
     }
     return levels[nlev];
 }
 
-/* The allgather: the same exchanges backwards, whole pieces. */
-static void allgather(const blx_xfer *x, int me, int nlev, const int *dim, const span *levels, span mine)
+/* The allgather: the same levels backwards, each member sending its whole
+ * piece to every partner of its group. */
+static void allgather(const blx_xfer *x, int me, int nlev, const int *dim, int near, const span *levels)
 {
-    size_t unit = x->unit;
-    for (int k = nlev - 1; k >= 0; k--) {
-        span whole = levels[k];
-        span theirs = mine.lo == whole.lo ? (span){mine.hi, whole.hi} : (span){whole.lo, mine.lo};
-        int peer = blx_xfer_member(x, me ^ dim[k]);
-        blx_sendrecv(&x->ep, x->buf + mine.lo * unit, (mine.hi - mine.lo) * unit, peer,
-                     x->buf + theirs.lo * unit, (theirs.hi - theirs.lo) * unit, peer);
-        mine = whole;
+    int ks[32], ng = 0;
+    for (int k = 0; k < nlev; k += group(x, k, nlev, near))
+        ks[ng++] = k;
+    while (ng-- > 0) {
+        int k = ks[ng], g = group(x, k, nlev, near);
+        span mine = cut(levels[k], me, dim + k, g);
+        swap w[RADIX_MAX - 1] = {{0}};
+        for (int v = 1; v < 1 << g; v++) {
+            int partner = partner_of(me, dim + k, g, v);
+            span theirs = cut(levels[k], partner, dim + k, g);
+            w[v - 1] = (swap){blx_xfer_member(x, partner), AT(mine), AT(theirs), LEN(mine), LEN(theirs)};
+        }
+        exchange(x, (1 << g) - 1, w);
     }
 }
 
@@ -159,14 +276,13 @@ static void rabenseifner(const blx_xfer *xin)
     int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(e->np, &nlev);
     if (x->readonly && me < p) /* folded-out members only send theirs */
         blx_xfer_own(x);
-    char *tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, e->ctxt, e->routine);
+    char *tmp = blx_scratch(BLX_SCRATCH_TMP, tmp_bytes(x), e->ctxt, e->routine);
     if (!blx_fold_in(x, tmp, &p))
         return;
-    int dim[32];
-    blx_halving_order(x->nodes, x->root, p, dim);
-    span levels[33], mine = reduce_scatter(x, me, nlev, dim, tmp, levels);
+    int dim[32], near = blx_halving_order(x->nodes, x->root, p, dim);
+    span levels[33], mine = reduce_scatter(x, me, nlev, dim, near, tmp, levels);
     if (x->leave_on_all) {
-        allgather(x, me, nlev, dim, levels, mine);
+        allgather(x, me, nlev, dim, near, levels);
         blx_fold_out(x, p);
     } else if (me != 0) { /* gather: every piece straight to the destination */
         blx_send(e, x->buf + mine.lo * x->unit, (mine.hi - mine.lo) * x->unit, blx_xfer_member(x, 0));
@@ -182,10 +298,9 @@ static void rabenseifner(const blx_xfer *xin)
 size_t blx_slices_scatter(const blx_xfer *x, size_t *len)
 {
     int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(x->ep.np, &nlev);
-    char *tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, x->ep.ctxt, x->ep.routine);
-    int dim[32];
-    blx_halving_order(x->nodes, x->root, p, dim);
-    span levels[33], mine = reduce_scatter(x, me, nlev, dim, tmp, levels);
+    char *tmp = blx_scratch(BLX_SCRATCH_TMP, tmp_bytes(x), x->ep.ctxt, x->ep.routine);
+    int dim[32], near = blx_halving_order(x->nodes, x->root, p, dim);
+    span levels[33], mine = reduce_scatter(x, me, nlev, dim, near, tmp, levels);
     *len = (mine.hi - mine.lo) * x->unit;
     return mine.lo * x->unit;
 }
@@ -193,28 +308,37 @@ size_t blx_slices_scatter(const blx_xfer *x, size_t *len)
 void blx_slices_gather(const blx_xfer *x)
 {
     int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(x->ep.np, &nlev);
-    int dim[32];
-    blx_halving_order(x->nodes, x->root, p, dim);
+    int dim[32], near = blx_halving_order(x->nodes, x->root, p, dim);
     span levels[33], mine = halving(me, nlev, dim, x->bytes / x->unit, levels);
     levels[nlev] = mine;
-    allgather(x, me, nlev, dim, levels, mine);
+    allgather(x, me, nlev, dim, near, levels);
 }
 
-/* The costs above, with the fold-in (and fold-out) of a non-power-of-two np. */
+/* The costs above, with the fold-in (and fold-out) of a non-power-of-two
+ * np; radix 2^g (c->param): ceil(log2(p) / g) levels, each of 2^g - 1
+ * messages at once. */
 static double rabenseifner_cost(const blx_cost_in *c)
 {
     const blx_model *m = c->model;
-    int l, p = blx_pof2_floor(c->np, &l);
-    double n = (double)c->n, part = (p - 1.0) / p;
+    int l, p = blx_pof2_floor(c->np, &l), levels = 0;
+    double n = (double)c->n, part = (p - 1.0) / p, msgs = 0;
+    for (int k = 0, g = 1; k < l; k += g, levels++) {
+        g = balanced(l - k, radix_bits(c->param));
+        msgs += (1 << g) - 1;
+    }
+    /* a level's latencies overlap, its sends after the first cost their overhead */
+    double level = m->overlap ? levels * m->alpha + (msgs - levels) * m->overhead : msgs * m->alpha;
     double t = part * n * (2 * m->beta + m->gamma);
     if (c->leave_on_all)
-        t += 2 * l * m->alpha;
+        t += 2 * level;
     else /* the gather's p - 1 receives, at once */
-        t += m->overlap ? (l + 1) * m->alpha + (p - 1) * m->overhead : (l + p - 1) * m->alpha;
+        t += level + (m->overlap ? m->alpha + (p - 1) * m->overhead : (p - 1) * m->alpha);
     if (p < c->np)
         t += m->alpha + n * (m->beta + m->gamma) + (c->leave_on_all ? m->alpha + n * m->beta : 0);
     return t;
 }
+
+#define RADIXES ((const int[]){2, 4, RADIX_MAX, -1})
 
 const blx_algorithm blx_alg_rabenseifner = {
     .name = "rabenseifner",
@@ -225,6 +349,6 @@ const blx_algorithm blx_alg_rabenseifner = {
     .combine_tree = NULL,
     .combine = rabenseifner,
     .combine_cost = rabenseifner_cost,
-    .flags = BLX_ALG_REPEATABLE | BLX_ALG_COHERENT | BLX_ALG_CUTS,
-    .weigh = {[BLX_REDUCE] = BLX_WEIGH_ONCE, [BLX_ALLREDUCE] = BLX_WEIGH_ONCE},
+    .flags = BLX_ALG_REPEATABLE | BLX_ALG_COHERENT | BLX_ALG_CUTS | BLX_ALG_RADIX,
+    .weigh = {[BLX_REDUCE] = RADIXES, [BLX_ALLREDUCE] = RADIXES},
 };

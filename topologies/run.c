@@ -26,6 +26,7 @@ static void count_run(const blx_algorithm *a)
 static void prepare(const blx_route *r, blx_xfer *x, size_t unit)
 {
     x->tree = x->tree2 = NULL;
+    x->param = r->param;
     x->plan = (blx_plan){x->bytes + 1, x->model->window, 0}; /* whole */
     blx_tree_shape shapes[2] = {r->shape, r->shape2};
     const blx_tree **trees[2] = {&x->tree, &x->tree2};
@@ -52,15 +53,15 @@ static void run_bcast(const blx_route *r, blx_xfer *x)
 
 /* ---- two levels (two_level.c) ---- */
 
-/* The default's route for one level of x's operation (every level may cut
- * the vector where the whole scope may). */
+/* The default's route for one level of x's operation (a level may cut
+ * the vector where it has an element for each of the level's members). */
 static blx_route level_route(const blx_xfer *level, const blx_xfer *x, blx_coll op)
 {
     blx_route_in in = {.np = level->ep.np,
                        .bytes = level->bytes,
                        .leave_on_all = op == BLX_ALLREDUCE,
-                       .splittable =
-                           x->unit != 0 && (x->bytes == 0 || x->bytes / x->unit >= (size_t)x->ep.np),
+                       .splittable = x->unit != 0,
+                       .unit = x->unit,
                        .model = level->model,
                        .trees = level->trees,
                        .routes = level->routes};

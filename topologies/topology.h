@@ -60,6 +60,7 @@ typedef struct blx_xfer {
     const blx_tree *tree;  /* broadcast tree, or the combine's fan-in tree */
     const blx_tree *tree2; /* a second tree (two trees: odd pieces follow it), or NULL */
     blx_plan plan;         /* pieces and sends in flight along the tree(s) */
+    int param;             /* the route's number (BLX_ALG_RADIX: the radix) */
     /* combines only */
     blx_merge_fn merge;
     const void *op;
@@ -116,8 +117,9 @@ enum {
     BLX_ALG_NODE_ORDER = 1 << 11,       /* its broadcast tree's number is the scope's crossing bits
                                            (blx_nodes.cross; 0 on one node): the order the shape
                                            leaves free follows the nodes */
-    BLX_ALG_SLICES = 1 << 12            /* a sum to all in slices of the scope's nodes: runs where
+    BLX_ALG_SLICES = 1 << 12,           /* a sum to all in slices of the scope's nodes: runs where
                                            blx_nodes_sliceable; the default prices it itself */
+    BLX_ALG_RADIX = 1 << 13             /* its number is a radix (2, 4 or 8; rabenseifner.c) */
 };
 
 /* The operations the default TOP chooses an algorithm for. */
@@ -241,7 +243,8 @@ typedef struct blx_route_in {
     int np; /* scope size */
     size_t bytes;
     int leave_on_all;    /* combines: RDEST or CDEST = -1 */
-    int splittable;      /* combines: the buffer may be cut between elements (no locations) */
+    int splittable;      /* combines: the buffer may be cut between elements (no locations), where
+                            it has an element for every member (see unit) */
     int rings, branches; /* BLACS_SET 11/12 (broadcasts) or 13/14 (combines) */
     const blx_model *model;
     blx_tree_cache *trees;    /* the scope's trees, which the default's costs look at */
@@ -252,6 +255,8 @@ typedef struct blx_route_in {
                 combine's elements and operation are MPI's */
     const blx_mpi_costs *mpi_costs; /* what MPI's collectives were measured to cost, or NULL
                                        (the default never weighs them) */
+    size_t unit; /* combines: an element's bytes, which the vector is cut between; 0: unknown
+                    (splittable alone decides) */
 } blx_route_in;
 
 /* Route of a broadcast or a combine: returns 0, or -1 for an unknown letter.
@@ -300,8 +305,11 @@ BLX_INTERNAL void blx_slices_gather(const blx_xfer *x);
 /* The dimensions of recursive halving (rabenseifner.c), the masks below p
  * (a power of two) in the order they are used, for members numbered from
  * 'root' on a scope over the nodes n (NULL: one level): those whose pairs
- * share a node first, then those that cross nodes, each from the highest. */
-BLX_INTERNAL void blx_halving_order(const blx_nodes *n, int root, int p, int dim[32]);
+ * share a node first, then those that cross nodes, each from the highest;
+ * returns how many share a node (all of them on one level). */
+BLX_INTERNAL int blx_halving_order(const blx_nodes *n, int root, int p, int dim[32]);
+/* How many levels of radix 4 or 8 this process has run (tests). */
+BLX_INTERNAL unsigned long blx_rabenseifner_groups(void);
 
 /* Makes x->buf the combine's own copy (in work space) of a read-only
  * contribution (x->readonly), before anything is folded into it. */

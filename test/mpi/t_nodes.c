@@ -17,8 +17,8 @@
  * forced into slices (node_slices.c), of three types, which must run so
  * exactly where every node holds the same power of two of the scope's
  * members.  Sums to each member and to all forced into Rabenseifner's
- * halving, which takes the dimensions inside a node first: right, and the
- * same bits everywhere.  Then the default ' ' alone, on a network that BLACS_MODEL makes
+ * halving of radix 2, 4 and 8, which takes the dimensions inside a node
+ * first: right, the same bits everywhere, and radix 4 or 8 run as such.  Then the default ' ' alone, on a network that BLACS_MODEL makes
  * slow, must choose two levels for a long sum to all (in slices where it
  * can), and on a fast one must not.
  */
@@ -236,14 +236,15 @@ static void slices_scope(int ctxt, const char *scope, const blx_scope *s)
           scope, s->nodes->nn, s->nodes->most, ran, want_runs);
 }
 
-/* Sums to each member and to all forced into Rabenseifner's algorithm,
- * whose halving takes the dimensions inside a node first (rabenseifner.c;
- * the order itself: test/unit/test_nodes.c): right everywhere, the same
- * bits everywhere, each run so. */
-static void halving_scope(int ctxt, const char *scope, const blx_scope *s)
+/* Sums to each member and to all forced into Rabenseifner's algorithm of
+ * a radix (2, 4 or 8), whose halving takes the dimensions inside a node
+ * first (rabenseifner.c; the order itself: test/unit/test_nodes.c): right
+ * everywhere, the same bits everywhere, each run so; levels of radix 4 or
+ * 8 ran where the radix and the scope allow them, and only there. */
+static void halving_scope(int ctxt, const char *scope, const blx_scope *s, int radix)
 {
     static double a[N], b[N];
-    unsigned long before = blx_algorithm_runs(&blx_alg_rabenseifner);
+    unsigned long before = blx_algorithm_runs(&blx_alg_rabenseifner), groups = blx_rabenseifner_groups();
     to_each(ctxt, scope, s);
     int me = s->me, bad = 0;
     for (int i = 0; i < N; i++)
@@ -256,12 +257,23 @@ static void halving_scope(int ctxt, const char *scope, const blx_scope *s)
             want += value(k, i);
         bad += fabs(a[i] - want) > 1e-12 * fabs(want);
     }
-    CHECK(bad == 0, "scope %s: sum to all by halving wrong in %d places", scope, bad);
+    CHECK(bad == 0, "scope %s, radix %d: sum to all by halving wrong in %d places", scope, radix, bad);
     memcpy(b, a, sizeof a);
     MPI_Bcast(b, N, MPI_DOUBLE, 0, s->comm);
-    CHECK(memcmp(a, b, sizeof a) == 0, "scope %s: the sum by halving is not the same bits everywhere", scope);
+    CHECK(memcmp(a, b, sizeof a) == 0,
+          "scope %s, radix %d: the sum by halving is not the same bits everywhere", scope, radix);
     unsigned long want_runs = s->np > 1 ? (unsigned long)s->np + 1 : 0;
     CHECK(ran == want_runs, "scope %s: %lu sums ran by halving, expected %lu", scope, ran, want_runs);
+    /* a level of radix 4 or 8 takes two dimensions or more, all on a node or all across nodes */
+    int nlev, p = blx_pof2_floor(s->np, &nlev), dim[32], can = 0;
+    for (int root = 0; root < s->np && radix > 2; root++) {
+        int near = blx_halving_order(s->nodes, root, p, dim);
+        can |= near >= 2 || nlev - near >= 2;
+    }
+    long mine = (long)(blx_rabenseifner_groups() - groups), all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, s->comm);
+    CHECK((all > 0) == can, "scope %s of %d over %d nodes, radix %d: %ld levels of radix 4 or 8 ran", scope,
+          s->np, s->nodes->nn, radix, all);
 }
 
 static void placement(const char *nodes, int count, int cyclic)
@@ -275,6 +287,8 @@ static void placement(const char *nodes, int count, int cyclic)
         int ctxt = grid("bcast=two_level,reduce=two_level,allreduce=two_level", g[k].p, g[k].q);
         int sliced = grid("allreduce=node_slices", g[k].p, g[k].q);
         int halved = grid("reduce=rabenseifner,allreduce=rabenseifner", g[k].p, g[k].q);
+        int by4 = grid("reduce=rabenseifner:4,allreduce=rabenseifner:4", g[k].p, g[k].q);
+        int by8 = grid("reduce=rabenseifner:8,allreduce=rabenseifner:8", g[k].p, g[k].q);
         if (ctxt < 0)
             continue;
         blx_ctx *c = blx_ctx_find(ctxt);
@@ -283,13 +297,38 @@ static void placement(const char *nodes, int count, int cyclic)
             run_scope(ctxt, names[s], &c->scope[s]);
             hypercube_each(ctxt, names[s], &c->scope[s]);
             slices_scope(sliced, names[s], &blx_ctx_find(sliced)->scope[s]);
-            halving_scope(halved, names[s], &blx_ctx_find(halved)->scope[s]);
+            halving_scope(halved, names[s], &blx_ctx_find(halved)->scope[s], 2);
+            halving_scope(by4, names[s], &blx_ctx_find(by4)->scope[s], 4);
+            halving_scope(by8, names[s], &blx_ctx_find(by8)->scope[s], 8);
         }
         Cblacs_gridexit(ctxt);
         Cblacs_gridexit(sliced);
         Cblacs_gridexit(halved);
+        Cblacs_gridexit(by4);
+        Cblacs_gridexit(by8);
     }
     unsetenv("BLACS_NODES");
+}
+
+/* Rabenseifner's radix 4 and 8 on one node, where every dimension may
+ * join a level (placement() splits the grid into nodes). */
+static void radix_sums(void)
+{
+    static const char *const names[BLX_NSCOPE] = {
+        [BLX_SCOPE_ROW] = "Row", [BLX_SCOPE_COL] = "Column", [BLX_SCOPE_ALL] = "All"};
+    mt_grid g[8];
+    int ng = mpitest_grids(mt_size, g);
+    for (int k = 0; k < ng; k++)
+        for (int radix = 4; radix <= 8; radix *= 2) {
+            char forced[96];
+            snprintf(forced, sizeof forced, "reduce=rabenseifner:%d,allreduce=rabenseifner:%d", radix, radix);
+            int ctxt = grid(forced, g[k].p, g[k].q);
+            if (ctxt < 0)
+                continue;
+            for (int s = 0; s < BLX_NSCOPE; s++)
+                halving_scope(ctxt, names[s], &blx_ctx_find(ctxt)->scope[s], radix);
+            Cblacs_gridexit(ctxt);
+        }
 }
 
 /* The default alone: two levels for a long sum to all where the network is
@@ -392,6 +431,7 @@ int main(int argc, char **argv)
     (void)argc, (void)argv;
     mpitest_start();
     learned();
+    radix_sums();
     placement("2", 2, 0);
     placement("2:cyclic", 2, 1);
     if (mt_size >= 6)

@@ -163,16 +163,16 @@ static double halving_card(const blx_nodes *n, int p, const int *dim, double byt
 static void check_halving(void)
 {
     int dim[32], id[64];
-    blx_halving_order(NULL, 0, 8, dim);
-    CHECK(dim[0] == 4 && dim[1] == 2 && dim[2] == 1, "halving, no nodes: %d %d %d, expected 4 2 1", dim[0],
-          dim[1], dim[2]);
+    CHECK(blx_halving_order(NULL, 0, 8, dim) == 3 && dim[0] == 4 && dim[1] == 2 && dim[2] == 1,
+          "halving, no nodes: %d %d %d, expected 4 2 1, all three alike", dim[0], dim[1], dim[2]);
     for (int k = 0; k < 64; k++)
         id[k] = k / 16;
     blx_nodes *n = nodes_of(64, id);
     int bynode[6] = {8, 4, 2, 1, 32, 16}, lawn[6] = {32, 16, 8, 4, 2, 1};
-    blx_halving_order(n, 0, 64, dim);
-    CHECK(n && memcmp(dim, bynode, sizeof bynode) == 0, "halving, 64 by node: %d %d %d %d %d %d", dim[0],
-          dim[1], dim[2], dim[3], dim[4], dim[5]);
+    int near = blx_halving_order(n, 0, 64, dim);
+    CHECK(n && memcmp(dim, bynode, sizeof bynode) == 0 && near == 4,
+          "halving, 64 by node: %d %d %d %d %d %d, %d on the node", dim[0], dim[1], dim[2], dim[3], dim[4],
+          dim[5], near);
     CHECK(n && halving_card(n, 64, dim, 1.0) == 0.75 && halving_card(n, 64, lawn, 1.0) == 12.0,
           "halving, 64 by node: a card sends %g of the vector, farthest first %g",
           halving_card(n, 64, dim, 1.0), halving_card(n, 64, lawn, 1.0));
@@ -188,8 +188,8 @@ static void check_halving(void)
      * so only bit 1 keeps pairs on a node; from member 0, bits 1 and 2 */
     int two[8] = {0, 0, 0, 0, 1, 1, 1, 1};
     n = nodes_of(8, two);
-    blx_halving_order(n, 2, 8, dim);
-    CHECK(n && dim[0] == 1 && dim[1] == 4 && dim[2] == 2,
+    near = blx_halving_order(n, 2, 8, dim);
+    CHECK(n && dim[0] == 1 && dim[1] == 4 && dim[2] == 2 && near == 1,
           "halving, 8 on 2 nodes from 2: %d %d %d, expected 1 4 2", dim[0], dim[1], dim[2]);
     blx_halving_order(n, 0, 8, dim);
     CHECK(n && dim[0] == 2 && dim[1] == 1 && dim[2] == 4,

@@ -255,7 +255,9 @@ static const blx_algorithm *model_choice(const char *model, int op, int np, size
     CHECK(blx_model_parse(model, &m) == 0, "model '%s' refused", model);
     blx_tree_cache trees = {0};
     blx_route r;
-    blx_route_in in = {np, bytes, op == 2, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL};
+    /* doubles: the vector may be cut where every member gets one */
+    blx_route_in in = {np, bytes, op == 2, bytes / 8 >= (size_t)np, 1, 1, &m, &trees, NULL, NULL, NULL,
+                       0,  NULL,  0};
     if (op == 0)
         blx_route_bcast(&r, ' ', &in);
     else
@@ -268,6 +270,32 @@ static const blx_algorithm *model_choice(const char *model, int op, int np, size
 static const blx_algorithm *network_choice(int op, int np, size_t bytes)
 {
     return model_choice("alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1", op, np, bytes);
+}
+
+/* Rabenseifner's radix (rabenseifner.c): on a network, where the
+ * latencies of a level's messages overlap and cost no overhead, the fewest
+ * levels (radix 8 on 64: 2 a direction); where they do not overlap (more
+ * processes than processors), radix 2. */
+static void check_radix(void)
+{
+    static const struct {
+        const char *model;
+        int np, radix;
+    } rows[] = {{"alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1", 64, 8},
+                {"alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1", 16, 4},
+                {"alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=0", 64, 2}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        blx_model m = blx_model_default();
+        CHECK(blx_model_parse(rows[i].model, &m) == 0, "model refused");
+        blx_tree_cache trees = {0};
+        blx_route r;
+        blx_route_in in = {rows[i].np, 1 << 20, 1, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL, 0};
+        blx_route_combine(&r, ' ', &in);
+        blx_tree_cache_free(&trees);
+        CHECK(r.alg == &blx_alg_rabenseifner && r.param == rows[i].radix,
+              "%s, %d processes, 1 MiB to all: %s of %d, rabenseifner of radix %d expected", rows[i].model,
+              rows[i].np, r.alg->name, r.param, rows[i].radix);
+    }
 }
 
 /* Where each algorithm wins on a network, by the cost model (README's
@@ -292,8 +320,8 @@ static void check_network_choices(void)
         {1, 64, 1 << 20, &blx_alg_two_tree},   /* 160 us simulated, reduce-scatter + gather 214 */
         {2, 256, 8, &blx_alg_hypercube},
         {2, 256, 1 << 20, &blx_alg_rabenseifner},
-        {1, 16, 64 << 10, &blx_alg_rabenseifner}, /* the gather's receives overlap */
-        {1, 64, 256 << 10, &blx_alg_two_tree},    /* 55.8 us simulated, reduce-scatter + gather 58.7 */
+        {1, 16, 64 << 10, &blx_alg_rabenseifner},  /* the gather's receives overlap */
+        {1, 64, 256 << 10, &blx_alg_rabenseifner}, /* radix 8: 54.7 us simulated, two trees 55.7 */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const blx_algorithm *t = network_choice(rows[i].op, rows[i].np, rows[i].bytes);
@@ -310,7 +338,7 @@ static void check_network_choices(void)
     blx_model ov = blx_model_for_node(4, 2);
     blx_tree_cache ovt = {0};
     blx_route fan;
-    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL, NULL, NULL, 0, NULL};
+    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL, NULL, NULL, 0, NULL, 0};
     blx_route_combine(&fan, ' ', &fin);
     blx_tree_cache_free(&ovt);
     CHECK(fan.alg == &blx_alg_general_tree && fan.param == 1,
@@ -443,7 +471,7 @@ static void check_mpi_costs(void)
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
     blx_route r;
-    blx_route_in in = {16, 1 << 20, 1, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 1, &t};
+    blx_route_in in = {16, 1 << 20, 1, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 1, &t, 0};
     blx_route_combine(&r, ' ', &in);
     CHECK(r.alg == &blx_alg_mpi, "1 MiB to all on 16, MPI measured 0.5 x ours: %s chosen", r.alg->name);
     in.bytes = 4096;
@@ -512,7 +540,8 @@ static void check_algorithm_table(void)
                     id[k] = k / 16, rank[k] = k;
                 blx_nodes *nodes = blx_nodes_build(64, id, rank, &m, &m);
                 blx_route_in in = {
-                    64, (size_t)1 << 20, op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, &f, nodes, 1, NULL};
+                    64, (size_t)1 << 20, op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, &f, nodes, 1, NULL,
+                    0};
                 if (op == BLX_BCAST)
                     blx_route_bcast(&r, ' ', &in);
                 else
@@ -540,6 +569,8 @@ static void check_forced(void)
                                       "bcast=two_tree:2",
                                       "bcast=general_tree:0",
                                       "bcast=general_tree:x",
+                                      "allreduce=rabenseifner:3",
+                                      "allreduce=rabenseifner:16",
                                       "bcast=ring,,",
                                       ",bcast=ring",
                                       "allreduce=default:3"};
@@ -561,11 +592,14 @@ static void check_forced(void)
     CHECK(blx_forced_parse("reduce=default", &f, why, sizeof why) == 0 && f.alg[BLX_REDUCE] == -1 &&
               f.alg[BLX_BCAST] >= 0,
           "default resets one operation only");
+    CHECK(blx_forced_parse("allreduce=rabenseifner:4", &f, why, sizeof why) == 0 &&
+              f.param[BLX_ALLREDUCE] == 4,
+          "rabenseifner's radix");
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
     blx_route r, plain;
     /* scatter + recursive doubling needs a power of two: on 6, the default's choice */
-    blx_route_in in = {6, 8 << 20, 0, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL}, forced = in;
+    blx_route_in in = {6, 8 << 20, 0, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL, 0}, forced = in;
     forced.forced = &f;
     blx_route_bcast(&r, ' ', &forced);
     blx_route_bcast(&plain, ' ', &in);
@@ -591,7 +625,7 @@ static int route_b(blx_route *r, char top, int np, size_t bytes, int nr, int nb)
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL};
+    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL, 0};
     int rc = blx_route_bcast(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -601,7 +635,7 @@ static int route_c(blx_route *r, char top, int np, size_t bytes, int all, int sp
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL};
+    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL, 0};
     int rc = blx_route_combine(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -684,10 +718,10 @@ static void check_route_cache(void)
                 for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
                     for (int op = 0; op < 5; op++) {
                         int all = op >= 3, split = op == 2 || op == 4;
-                        blx_route_in in = {np,     sizes[z], all,  split, 1, 1,   &m,
-                                           &trees, &routes,  NULL, NULL,  0, NULL};
-                        blx_route_in fresh = {np,           sizes[z], all,  split, 1, 1,   &m,
-                                              &fresh_trees, NULL,     NULL, NULL,  0, NULL};
+                        blx_route_in in = {np,     sizes[z], all,  split, 1, 1,    &m,
+                                           &trees, &routes,  NULL, NULL,  0, NULL, 0};
+                        blx_route_in fresh = {np,           sizes[z], all,  split, 1, 1,    &m,
+                                              &fresh_trees, NULL,     NULL, NULL,  0, NULL, 0};
                         blx_route a, b;
                         if (op == 0) {
                             blx_route_bcast(&a, ' ', &in);
@@ -713,7 +747,7 @@ static void check_route_cache(void)
     for (int round = 0; round < 2; round++)
         for (int k = 0; k < BLX_ROUTE_CACHE; k++) {
             size_t bytes = (size_t)(8 + k % 8) << (k / 8); /* each its own size class */
-            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL};
+            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL, 0};
             blx_route_bcast(&r, ' ', &in);
             CHECK(round == 0 || r.param == -7, "%zu bytes weighed again in round 2", bytes);
             CHECK(round == 1 || routes.clock == (unsigned long)k + 1,
@@ -726,7 +760,7 @@ static void check_route_cache(void)
      * columns, a little shorter at each call): 3840 to 4095 bytes recall
      * the slot 3840 filled; 4096 and 3839 are weighed */
     routes = (blx_route_cache){0};
-    blx_route_in in = {16, 3840, 1, 1, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL};
+    blx_route_in in = {16, 3840, 1, 1, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL, 0};
     blx_route_combine(&r, ' ', &in);
     CHECK(routes.slot[routes.last].bytes == 3840, "3840 bytes: kept as %zu", routes.slot[routes.last].bytes);
     for (int i = 0; i < BLX_ROUTE_CACHE; i++)
@@ -765,6 +799,7 @@ int main(void)
     }
     check_registry();
     check_network_choices();
+    check_radix();
     check_model_file();
     check_mpi_costs();
     /* the pictures in the topology files */
