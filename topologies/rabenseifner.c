@@ -147,9 +147,10 @@ static int group(const blx_xfer *x, int k, int nlev, int near)
     return x->bytes > BLX_MAX_MSG ? 1 : balanced(end - k, radix_bits(x->param));
 }
 
-/* Work space: the vector, or the partners' parts of my piece, each at most
- * one unit longer than a q-th of the span. */
-static size_t tmp_bytes(const blx_xfer *x) { return x->bytes + RADIX_MAX * x->unit; }
+/* Work space: the vector; at radix 4 or 8, the partners' parts of my
+ * piece, each at most one unit longer than a q-th of the span.  Radix 2
+ * asks for the vector alone, as before. */
+static size_t tmp_bytes(const blx_xfer *x) { return x->bytes + (x->param > 2 ? RADIX_MAX * x->unit : 0); }
 
 static unsigned long groups_run;
 
