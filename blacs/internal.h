@@ -146,9 +146,11 @@ BLX_INTERNAL int *blx_machine_nodes(const char *routine, MPI_Comm comm, int np, 
  * or 0 if it does not say: with more than the processors, the node's
  * model is crowded (blx_model_crowd). */
 BLX_INTERNAL int blx_machine_node_processes(void);
-/* On process 0 of the job's grids: the node's alpha it measured (before
- * blx_model_crowd), or 0 if it measured none (tests). */
+/* On process 0 of the job's grids: the node's alpha and beta it measured
+ * (before blx_model_crowd), or 0 if it measured none (tests; beta 0 too
+ * where 1 MiB came back no slower than 8 bytes: the default's stays). */
 BLX_INTERNAL double blx_machine_node_alpha(void);
+BLX_INTERNAL double blx_machine_node_beta(void);
 
 /* --- support.c --- */
 BLX_INTERNAL void blx_pinfo(blacs_int *mypnum, blacs_int *nprocs);

@@ -45,7 +45,7 @@ int blx_machine_node_processes(void)
  * platform's values.
  *
  * Then, where it has a neighbour on its own node, round trips of 8 bytes
- * to it: the node's alpha is one whole round trip.  On a node a broadcast
+ * and of BLX_PROBE_BYTES to it: the node's alpha is one whole round trip.  On a node a broadcast
  * of more than 256 bytes waits for ready notes from its source's
  * receivers (bcast.c), a latency each way, and the choices made with the
  * whole round trip ran faster in simulation than with half of it
@@ -53,16 +53,24 @@ int blx_machine_node_processes(void)
  * and alpha is half a round trip.  Whether one level or two is faster
  * turns on the two links' latencies (two levels take more steps, the
  * node's cheaper), so the node's alpha is measured where the grid spans
- * nodes.  Its beta stays the one compiled in: one pair's copy rate, which
- * is not what a node's processes get while they all copy at once, made
- * simulated sums and broadcasts slower (doc/performance.md). */
+ * nodes, and its beta with it (round trips of BLX_PROBE_BYTES: one pair's
+ * copy rate).  The beta compiled in is this development machine's, five
+ * times the simulated nodes' and as far from most: with it the default
+ * priced two levels far above their time, and sums of 4 KiB on nodes of 3
+ * and 5 processes ran 1.1-1.45 x slower than MPI's (doc/performance.md,
+ * "The node's beta measured"). */
 #define PROBE_TAG 0 /* nobody else sends on the grid before process 0 has measured */
 
+/* What probe measures: the network's alpha (half a round trip), beta and
+ * the speed of folding; or a node's alpha (one whole round trip) and beta. */
+enum { PROBE_NET, PROBE_NODE };
+
 /* Process 0 (learning: measure; else tell the peer there is nothing to
- * answer) and the peer: the link's alpha, and with 'whole' its beta and
- * the speed of folding too.  Returns 1 where this process measured. */
-static int probe(const char *routine, MPI_Comm comm, int vpid, int peer, int learning, int whole,
-                 blx_model *m)
+ * answer) and the peer: the link's model as 'what' says, and in *found the
+ * beta measured (0: 1 MiB came back no slower than 8 bytes, a busy node;
+ * the default's stays).  Returns 1 where this process measured. */
+static int probe(const char *routine, MPI_Comm comm, int vpid, int peer, int learning, int what, blx_model *m,
+                 double *found)
 {
     int go = learning;
     if (vpid == 0)
@@ -74,18 +82,17 @@ static int probe(const char *routine, MPI_Comm comm, int vpid, int peer, int lea
     if (go && buf == NULL)
         blx_fatal(-1, routine, "out of memory");
     if (go && vpid != 0)
-        blx_probe_answer(routine, comm, 0, PROBE_TAG, buf, (whole ? 2 : 1) * BLX_PROBE_TRIES);
+        blx_probe_answer(routine, comm, 0, PROBE_TAG, buf, 2 * BLX_PROBE_TRIES);
     if (go && vpid == 0) {
-        double small = blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, 8), beta;
-        if (whole) {
+        double small = blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, 8), alpha, beta;
+        if (what == PROBE_NET)
             m->gamma = blx_probe_fold(buf);
-            blx_probe_link(small, blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, BLX_PROBE_BYTES),
-                           &m->alpha, &beta);
-            if (beta > 0) /* else 1 MiB came back no slower than 8 bytes (a busy node): keep the default */
-                m->beta = beta;
-        } else if (small > 0) {
-            m->alpha = blx_probe_digits(small);
-        }
+        blx_probe_link(small, blx_probe_round_trip(routine, comm, peer, PROBE_TAG, buf, BLX_PROBE_BYTES),
+                       &alpha, &beta);
+        m->alpha = what == PROBE_NET ? alpha : (small > 0 ? blx_probe_digits(small) : m->alpha);
+        if (beta > 0)
+            m->beta = beta;
+        *found = beta > 0 ? beta : 0;
     }
     free(buf);
     return go && vpid == 0;
@@ -136,16 +143,18 @@ static int read_model_file(const char *routine, blx_model m[2], int *net, blx_mp
     return 1;
 }
 
-static double node_alpha; /* process 0's measurement of the node's alpha, once a job */
+static double node_alpha, node_beta; /* process 0's measurement of the node, once a job */
 
 double blx_machine_node_alpha(void) { return node_alpha; }
+
+double blx_machine_node_beta(void) { return node_beta; }
 
 /* The cost models of a new grid, on a node (m[0]) and between nodes (m[1]),
  * as process 0 of the grid finds them, weakest first: the defaults; a
  * tuning file; the network measured, where the grid spans nodes and
- * neither BLACS_MODEL nor the file gives it, and the node's alpha with it
- * where neither gives any model; more processes than
- * processors on process 0's node (blx_model_crowd); BLACS_MODEL. */
+ * neither BLACS_MODEL nor the file gives it, and the node's alpha and beta
+ * with it where neither gives any model; more processes than processors
+ * on process 0's node (blx_model_crowd); BLACS_MODEL. */
 static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int *id, int np, blx_model m[2],
                         blx_mpi_costs *mpi)
 {
@@ -166,7 +175,7 @@ static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int 
     if (peer < np && (vpid == 0 || vpid == peer)) {
         if (vpid == 0 && have && measure)
             m[1] = learned;
-        probe(routine, comm, vpid, peer, measure && !have, 1, &m[1]);
+        probe(routine, comm, vpid, peer, measure && !have, PROBE_NET, &m[1], &(double){0});
         if (vpid == 0 && measure) {
             learned = m[1], have = 1;
             if (!file)
@@ -175,8 +184,8 @@ static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int 
     }
     if (peer < np && near < np && (vpid == 0 || vpid == near)) {
         if (vpid == 0 && node_alpha > 0 && measure_node)
-            m[0].alpha = node_alpha;
-        if (probe(routine, comm, vpid, near, measure_node && node_alpha == 0, 0, &m[0]))
+            m[0].alpha = node_alpha, m[0].beta = node_beta > 0 ? node_beta : m[0].beta;
+        if (probe(routine, comm, vpid, near, measure_node && node_alpha == 0, PROBE_NODE, &m[0], &node_beta))
             node_alpha = m[0].alpha;
     }
     blx_model_crowd(&m[0], procs, cpus);

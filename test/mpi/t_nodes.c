@@ -377,13 +377,21 @@ static void default_choice(const char *model, int want_levels)
     Cblacs_gridexit(ctxt);
 }
 
+/* x is above 0 and has at most two significant digits (the probe rounds so). */
+static int two_digits(double x)
+{
+    double d = x > 0 ? x / pow(10, floor(log10(x)) - 1) : 0.5;
+    return x > 0 && fabs(d - round(d)) < 1e-6;
+}
+
 /* With no BLACS_MODEL, a grid over nodes measures the network (once a job,
  * blacs/machine.c): every member gets process 0's values, each rounded to
  * two significant digits, not the defaults compiled in.  Where process 0
  * has a neighbour on its node (4 or more processes as 2 "nodes"), the
- * node's alpha too: every member's node model has process 0's measurement
- * (raised to the crowded alpha where processes outnumber processors),
- * once a job; with one process a node, nothing is measured there. */
+ * node's alpha and beta too: every member's node model has process 0's
+ * measurement (alpha raised to the crowded alpha where processes
+ * outnumber processors), once a job; with one process a node, nothing is
+ * measured there. */
 static void learned(void)
 {
     setenv("BLACS_NODES", "2", 1);
@@ -392,11 +400,8 @@ static void learned(void)
     const blx_model *off = &blx_ctx_find(ctxt)->scope[BLX_SCOPE_ALL].nodes->off;
     double q[2] = {off->alpha, off->beta}, q0[2] = {q[0], q[1]};
     MPI_Bcast(q0, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    for (int i = 0; i < 2; i++) { /* two significant digits */
-        double digits = q[i] > 0 ? q[i] / pow(10, floor(log10(q[i])) - 1) : 0.5;
-        CHECK(fabs(digits - round(digits)) < 1e-6, "the network measured: %s = %g", i ? "beta" : "alpha",
-              q[i]);
-    }
+    for (int i = 0; i < 2; i++)
+        CHECK(two_digits(q[i]), "the network measured: %s = %g", i ? "beta" : "alpha", q[i]);
     CHECK(off->alpha != BLX_MODEL_NET_ALPHA || off->beta != BLX_MODEL_NET_BETA,
           "the network's model is the default, not measured");
     CHECK(q[0] == q0[0] && q[1] == q0[1], "the network's model differs from process 0's");
@@ -409,18 +414,22 @@ static void learned(void)
         ctxt = grid(NULL, 1, mt_size);
         unsetenv("BLACS_NODES");
         measured = blx_machine_node_alpha();
+        double beta_measured = blx_machine_node_beta();
         MPI_Bcast(&measured, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-        double digits = measured > 0 ? measured / pow(10, floor(log10(measured)) - 1) : 0.5;
-        double alpha = blx_ctx_find(ctxt)->model.alpha;
+        MPI_Bcast(&beta_measured, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        double alpha = blx_ctx_find(ctxt)->model.alpha, beta = blx_ctx_find(ctxt)->model.beta;
         if (mt_size >= 4) {
-            CHECK(measured > 0 && fabs(digits - round(digits)) < 1e-6, "the node's alpha measured: %g",
-                  measured);
+            CHECK(two_digits(measured), "the node's alpha measured: %g", measured);
             CHECK(alpha == fmax(measured, procs > cpus && cpus > 0 ? BLX_MODEL_OVERSUBSCRIBED_ALPHA : 0),
                   "the node's model has alpha %g, process 0 measured %g", alpha, measured);
             CHECK(!again || mt_rank != 0 || measured == first, "the node's alpha measured again: %g, then %g",
                   first, measured);
+            CHECK(two_digits(beta_measured) && beta == beta_measured,
+                  "the node's model has beta %g, process 0 measured %g", beta, beta_measured);
         } else {
-            CHECK(measured == 0, "one process a node, yet the node's alpha was measured: %g", measured);
+            CHECK(measured == 0 && beta_measured == 0,
+                  "one process a node, yet the node's alpha and beta were measured: %g, %g", measured,
+                  beta_measured);
         }
         Cblacs_gridexit(ctxt);
     }
