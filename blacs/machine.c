@@ -45,11 +45,11 @@ int blx_machine_node_processes(void)
  * platform's values.
  *
  * Then, where it has a neighbour on its own node, round trips of 8 bytes
- * and of BLX_PROBE_BYTES to it: the node's alpha is one whole round trip.  On a node a broadcast
- * of more than 256 bytes waits for ready notes from its source's
- * receivers (bcast.c), a latency each way, and the choices made with the
- * whole round trip ran faster in simulation than with half of it
- * (doc/performance.md); between nodes a message sent whole has no note,
+ * and of BLX_PROBE_BYTES to it: the node's alpha is one whole round trip.
+ * On a node a broadcast of more than 256 bytes waits for ready notes from
+ * its source's receivers (bcast.c), a latency each way, and the choices
+ * made with the whole round trip ran faster in simulation than with half
+ * of it (doc/performance.md); between nodes a message sent whole has no note,
  * and alpha is half a round trip.  Whether one level or two is faster
  * turns on the two links' latencies (two levels take more steps, the
  * node's cheaper), so the node's alpha is measured where the grid spans
@@ -66,9 +66,10 @@ int blx_machine_node_processes(void)
 enum { PROBE_NET, PROBE_NODE };
 
 /* Process 0 (learning: measure; else tell the peer there is nothing to
- * answer) and the peer: the link's model as 'what' says, and in *found the
- * beta measured (0: 1 MiB came back no slower than 8 bytes, a busy node;
- * the default's stays).  Returns 1 where this process measured. */
+ * answer) and the peer: the link's model as 'what' says, and in *found (if
+ * not NULL) the beta measured (0: 1 MiB came back no slower than 8 bytes,
+ * a busy node; the default's stays).  Returns 1 where this process
+ * measured. */
 static int probe(const char *routine, MPI_Comm comm, int vpid, int peer, int learning, int what, blx_model *m,
                  double *found)
 {
@@ -92,7 +93,8 @@ static int probe(const char *routine, MPI_Comm comm, int vpid, int peer, int lea
         m->alpha = what == PROBE_NET ? alpha : (small > 0 ? blx_probe_digits(small) : m->alpha);
         if (beta > 0)
             m->beta = beta;
-        *found = beta > 0 ? beta : 0;
+        if (found != NULL)
+            *found = beta > 0 ? beta : 0;
     }
     free(buf);
     return go && vpid == 0;
@@ -175,7 +177,7 @@ static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int 
     if (peer < np && (vpid == 0 || vpid == peer)) {
         if (vpid == 0 && have && measure)
             m[1] = learned;
-        probe(routine, comm, vpid, peer, measure && !have, PROBE_NET, &m[1], &(double){0});
+        probe(routine, comm, vpid, peer, measure && !have, PROBE_NET, &m[1], NULL);
         if (vpid == 0 && measure) {
             learned = m[1], have = 1;
             if (!file)
