@@ -139,7 +139,8 @@ void bench_run_selected(bench *b);
 void bench_run_point(bench *b, job *jobs, int nj, int index);
 
 /* patterns.c */
-double *bench_dalloc(size_t n);
+double *bench_dalloc(size_t n); /* from mmap (patterns.c); freed by bench_dfree */
+void bench_dfree(double *p);
 double bench_pat(int owner, size_t i, unsigned salt);
 double bench_gmat(long i, long j);
 void bench_fill_pat(double *v, size_t n, int owner, unsigned salt);

@@ -16,10 +16,10 @@ static int imin(int a, int b) { return a < b ? a : b; }
 
 static void job_free(job *j)
 {
-    free(j->s);
-    free(j->r);
-    free(j->x);
-    free(j->y);
+    bench_dfree(j->s);
+    bench_dfree(j->r);
+    bench_dfree(j->x);
+    bench_dfree(j->y);
     if (j->vec != MPI_DATATYPE_NULL)
         MPI_Type_free(&j->vec);
 }

@@ -4,10 +4,13 @@
  * matrix kernels, and the counting of wrong values (VERIFY FAILED); and
  * bench_die, which every file uses to stop the run.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "bench.h"
 
@@ -28,12 +31,33 @@ void bench_die(const char *fmt, ...)
 /* ---------------------------------------------------------------------------
  * Data patterns and checks
  * ------------------------------------------------------------------------ */
+/* The vectors the kernels move come from mmap, whatever their size: a
+ * library may set malloc's thresholds (this one does: BLACS_MALLOC), and
+ * where malloc then puts a benchmark's buffers (the heap or a mapping of
+ * their own) changes how fast MPI moves them on some machines (up to 15% at
+ * 4 MiB on the development machine; doc/performance.md).  Taken so, every
+ * library under test moves the same kind of memory.  The mapping's length
+ * sits in the cache line before the vector. */
+#define DALLOC_HEAD 64
+
 double *bench_dalloc(size_t n)
 {
-    double *p = malloc((n ? n : 1) * sizeof *p);
-    if (!p)
+    size_t len = DALLOC_HEAD + (n ? n : 1) * sizeof(double);
+    char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
         bench_die("out of memory (%zu doubles)", n);
-    return p;
+    memcpy(m, &len, sizeof len);
+    return (double *)(m + DALLOC_HEAD);
+}
+
+void bench_dfree(double *p)
+{
+    if (p == NULL)
+        return;
+    char *m = (char *)p - DALLOC_HEAD;
+    size_t len;
+    memcpy(&len, m, sizeof len);
+    munmap(m, len);
 }
 
 /* Element i of the vector that process `owner` sends: an integer below
