@@ -34,7 +34,7 @@ void bench_die(const char *fmt, ...)
 /* The vectors the kernels move come from mmap, whatever their size: a
  * library may set malloc's thresholds (this one does: BLACS_MALLOC), and
  * where malloc then puts a benchmark's buffers (the heap or a mapping of
- * their own) changes how fast MPI moves them on some machines (up to 15% at
+ * their own) changes how fast MPI moves them on some machines (up to 18% at
  * 4 MiB on the development machine; doc/performance.md).  Taken so, every
  * library under test moves the same kind of memory.  The mapping's length
  * sits in the cache line before the vector. */
