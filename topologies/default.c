@@ -259,7 +259,7 @@ static void keep(const blx_route_in *in, int kind, const blx_route *r, double co
 }
 
 /* The route BLACS_ALGORITHM forces for op, if it can run there; its cost
- * is the model's. */
+ * is the model's, only where asked for (MPI's weighs all of ours). */
 static int forced(blx_route *r, double *cost, const blx_route_in *in, blx_coll op)
 {
     if (in->forced == NULL || in->forced->alg[op] < 0)
@@ -268,7 +268,8 @@ static int forced(blx_route *r, double *cost, const blx_route_in *in, blx_coll o
     if (!can_run(a, op, in))
         return 0;
     *r = route_of(a, in->forced->param[op], in, op);
-    *cost = cost_of(r, in, op);
+    if (cost != NULL)
+        *cost = cost_of(r, in, op);
     return 1;
 }
 
@@ -288,33 +289,42 @@ static size_t size_class(size_t bytes)
     return high < 4 ? bytes : bytes >> (high - 3) << (high - 3);
 }
 
-static void choose(blx_route *best, double *cost, const blx_route_in *in, blx_coll op)
+/* The default's own choice for op, recalled or weighed; its cost. */
+static double weighed(blx_route *best, const blx_route_in *in, blx_coll op)
 {
-    if (in->np < 2) { /* nothing moves (the column scopes of a 1 x Q grid): no weighing */
-        *best = route_of(&blx_alg_general_tree, 1, in, op), *cost = 0;
-        return;
-    }
-    if (forced(best, cost, in, op))
-        return;
     blx_route_in at = *in;
     at.bytes = size_class(in->bytes);
     int kind = choice_kind(&at, op);
     const struct blx_route_slot *s = recall(&at, kind);
     if (s != NULL) {
         *best = s->route;
-        *cost = s->cost;
-        return;
+        return s->cost;
     }
-    weigh(best, cost, &at, op);
-    keep(&at, kind, best, *cost);
+    double t;
+    weigh(best, &t, &at, op);
+    keep(&at, kind, best, t);
+    return t;
+}
+
+/* The route for op and its modelled cost (cost NULL: a call's route alone). */
+static void choose(blx_route *best, double *cost, const blx_route_in *in, blx_coll op)
+{
+    double t = 0;
+    if (in->np < 2) /* nothing moves (the column scopes of a 1 x Q grid): no weighing */
+        *best = route_of(&blx_alg_general_tree, 1, in, op);
+    else if (forced(best, cost, in, op))
+        return; /* its cost, where asked for, is set */
+    else
+        t = weighed(best, in, op);
+    if (cost != NULL)
+        *cost = t;
 }
 
 int blx_route_bcast(blx_route *r, char top, const blx_route_in *in)
 {
     if (top != ' ')
         return blx_route_letter(r, top, in, BLX_BCAST);
-    double cost;
-    choose(r, &cost, in, BLX_BCAST);
+    choose(r, NULL, in, BLX_BCAST);
     return 0;
 }
 
@@ -323,8 +333,7 @@ int blx_route_combine(blx_route *r, char top, const blx_route_in *in)
     blx_coll op = in->leave_on_all ? BLX_ALLREDUCE : BLX_REDUCE;
     if (top != ' ')
         return blx_route_letter(r, top, in, op);
-    double cost;
-    choose(r, &cost, in, op);
+    choose(r, NULL, in, op);
     r->fixed_order = 1;
     return 0;
 }
