@@ -46,7 +46,11 @@ const blx_debug *blx_debug_get(void)
         static const char *const actions[] = {"abort", "wait", NULL};
         settings.level = blx_env_int("BLACS_DEBUG", 1, 0, 3);
         settings.hang_timeout = blx_env_seconds("BLACS_HANG_TIMEOUT", 60.0);
-        settings.hang_wait = blx_env_word("BLACS_HANG_ACTION", 0, actions) == 1;
+        /* level 1 waits on after a report: a long wait may be the program's own */
+        int action = blx_env_word("BLACS_HANG_ACTION", -1, actions);
+        settings.hang_wait = action == 1 || (action < 0 && settings.level < 2);
+        settings.hang_wait_asked = action == 1;
+        settings.polls = settings.level >= 1 && settings.hang_timeout > 0;
         stats_setting(getenv("BLACS_STATS"));
         have = 1;
     }

@@ -2,20 +2,25 @@
  * base/debug.h - the debug and timing levels, chosen at run time (LAWN 73
  * section 7.1.4), read once from the environment:
  *
- *   BLACS_DEBUG        0 or 1 (default): argument checks (they cost nothing
- *                      measurable, so 0 keeps them);
- *                      2: also every blocking wait polls, and a process
- *                      that waits longer than BLACS_HANG_TIMEOUT reports
- *                      what every process of its grid is doing; cheap local
- *                      checks (a receive from itself with nothing sent);
+ *   BLACS_DEBUG        0: argument checks (they cost nothing measurable),
+ *                      and MPI's blocking waits;
+ *                      1 (default): also every wait polls MPI's test, and
+ *                      a process that waits longer than BLACS_HANG_TIMEOUT
+ *                      reports what every process of its grid is doing,
+ *                      then waits on (a report after each further timeout);
+ *                      2: also the report ends the job (BLACS_HANG_ACTION),
+ *                      every call is timed, and cheap local checks (a
+ *                      receive from itself with nothing sent);
  *                      3: also the processes of a scope check that they
  *                      agree before each broadcast or combine, and every
  *                      point-to-point message is preceded by a small one
  *                      describing it.
  *   BLACS_HANG_TIMEOUT seconds before a hang report (default 60; 0: never)
- *   BLACS_HANG_ACTION  abort (default): the report ends the job; wait: it
- *                      is printed and the wait goes on (again after each
- *                      further timeout)
+ *   BLACS_HANG_ACTION  abort (the default at levels 2 and 3): the report
+ *                      ends the job; wait (the default at level 1): it is
+ *                      printed and the wait goes on (again after each
+ *                      further timeout), unless (not asked for) the
+ *                      report finds a cycle of receives: a deadlock
  *   BLACS_STATS        1, yes, true or on: at BLACS_EXIT (or MPI_Finalize)
  *                      every process prints its statistics; a file's path
  *                      (with a '/', or ending in .csv): they are written
@@ -33,6 +38,8 @@ typedef struct blx_debug {
     int level;              /* 0..3 */
     double hang_timeout;    /* seconds; 0: off */
     int hang_wait;          /* keep waiting after a hang report */
+    int hang_wait_asked;    /* ... because BLACS_HANG_ACTION=wait says so */
+    int polls;              /* waits poll and report hangs (level 1 and above, a timeout) */
     int stats;              /* statistics are kept */
     const char *stats_file; /* NULL: print them */
 } blx_debug;
@@ -41,8 +48,8 @@ typedef struct blx_debug {
 BLX_INTERNAL const blx_debug *blx_debug_get(void);
 
 static inline int blx_debug_level(void) { return blx_debug_get()->level; }
-/* Blocking waits poll (level 2 and above). */
-static inline int blx_debug_polls(void) { return blx_debug_get()->level >= 2; }
+/* Blocking waits poll and report hangs (level 1 and above). */
+static inline int blx_debug_polls(void) { return blx_debug_get()->polls; }
 
 /* Seconds this thread has spent in blocking waits of the layers below the
  * entry points (kept only with statistics on; read and reset by them). */

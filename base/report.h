@@ -22,6 +22,7 @@
 
 #include <mpi.h>
 
+#include "stack.h"
 #include "visibility.h"
 
 #if defined(__GNUC__)
@@ -70,9 +71,11 @@ BLX_INTERNAL BLX_NORETURN void blx_fatal_mpi(int ctxt, const char *routine, int 
 #define blx_fatal(ctxt, routine, ...) blx_fatal_at(__FILE__, __LINE__, ctxt, routine, __VA_ARGS__)
 #define blx_warn(ctxt, routine, ...) blx_warn_at(__FILE__, __LINE__, ctxt, routine, __VA_ARGS__)
 
-/* An MPI call's return code: a clear error naming the routine if it failed. */
+/* An MPI call's return code: a clear error naming the routine if it failed.
+ * (It also notes how deep the stack is: MPI was called from here.) */
 static inline void blx_check_mpi(int ctxt, const char *routine, int rc, const char *call)
 {
+    blx_stack_note();
     if (rc != MPI_SUCCESS)
         blx_fatal_mpi(ctxt, routine, rc, call);
 }

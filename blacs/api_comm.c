@@ -61,7 +61,7 @@
     {                                                                                                     \
         blx_call k = {RECORD(I, v, V, fam, FAM, KIND), SH##_SET MATRIX_SET(I), .row = I##_VAL(row),       \
                       .col = I##_VAL(col)};                                                               \
-        CORE(&k);                                                                                         \
+        blx_call_run(CORE, &k);                                                                           \
     }
 
 /* vGEBS2D, vTRBS2D */
@@ -71,7 +71,7 @@
     {                                                                                        \
         blx_call k = {RECORD(I, v, V, fam, FAM, BLX_BCAST_SEND), .scope = scope, .top = top, \
                       SH##_SET MATRIX_SET(I)};                                               \
-        blx_bcast(&k);                                                                       \
+        blx_call_run(blx_bcast, &k);                                                         \
     }
 
 /* vGEBR2D, vTRBR2D */
@@ -85,7 +85,7 @@
                       SH##_SET MATRIX_SET(I),                                              \
                       .row = I##_VAL(rsrc),                                                \
                       .col = I##_VAL(csrc)};                                               \
-        blx_bcast(&k);                                                                     \
+        blx_call_run(blx_bcast, &k);                                                       \
     }
 
 /* vGSUM2D */
@@ -100,7 +100,7 @@
                       MATRIX_SET(I),                                                                       \
                       .row = I##_VAL(rdest),                                                               \
                       .col = I##_VAL(cdest)};                                                              \
-        blx_combine(&k);                                                                                   \
+        blx_call_run(blx_combine, &k);                                                                     \
     }
 
 /* vGAMX2D, vGAMN2D: the locations in RA, CA (LDIA = -1: none) */
@@ -118,7 +118,7 @@
                       .ldia = I##_VAL(ldia),                                                                 \
                       .row = I##_VAL(rdest),                                                                 \
                       .col = I##_VAL(cdest)};                                                                \
-        blx_combine(&k);                                                                                     \
+        blx_call_run(blx_combine, &k);                                                                       \
     }
 
 /* vGERVA2D, vTRRVA2D: RSRC, CSRC by address in both interfaces (-1: any;
@@ -129,7 +129,7 @@
     {                                                                                               \
         blx_call k = {RECORD(I, v, V, fam, FAM, BLX_RECV), SH##_SET MATRIX_SET(I), .src_row = rsrc, \
                       .src_col = csrc};                                                             \
-        blx_recv_any(&k);                                                                           \
+        blx_call_run(blx_recv_any, &k);                                                             \
     }
 
 /* vTUOP2D: UPLO 'G' for a general matrix */
@@ -147,7 +147,7 @@
                       TR_SET MATRIX_SET(I),                                                   \
                       .row = I##_VAL(rdest),                                                  \
                       .col = I##_VAL(cdest)};                                                 \
-        blx_combine(&k);                                                                      \
+        blx_call_run(blx_combine, &k);                                                        \
     }
 
 /* Every routine of one type in interface I. */

@@ -140,11 +140,9 @@ void blx_enter(blx_call *k)
 
 void blx_leave(blx_call *k, size_t bytes, const char *algorithm)
 {
-    if (k->watched) {
-        if (blx_debug_get()->stats)
-            blx_stats_count(k, bytes, algorithm);
-        blx_watch_end(k);
-    }
+    if (k->watched && blx_debug_get()->stats)
+        blx_stats_count(k, bytes, algorithm);
+    blx_watch_end(k);
     blx_thread_leave();
 }
 

@@ -31,6 +31,17 @@ BLX_INTERNAL void blx_bcast(blx_call *k);
 BLX_INTERNAL void blx_combine(blx_call *k);
 BLX_INTERNAL void blx_barrier(blx_call *k);
 
+/* Runs a core on the record an entry point filled, then leaves nothing of
+ * the call on the stack below the entry point (base/stack.h): inlined into
+ * every communication routine. */
+static inline __attribute__((always_inline)) void blx_call_run(void (*core)(blx_call *), blx_call *k)
+{
+    blx_stack_begin(BLX_STACK_COMM);
+    core(k);
+    blx_stack_forget(k, sizeof *k);
+    blx_stack_end();
+}
+
 /* The checks of arguments the cores read themselves (call.c). */
 /* A pointer argument that the call needs (needed != 0) must not be NULL. */
 BLX_INTERNAL void blx_ptr_arg(const blx_call *k, const char *name, const void *p, int needed);

@@ -11,13 +11,16 @@
  *   side      a duplicate of comm, with the same message IDs: point-to-point's
  *             second channel (a receiver's ready note, and a long message
  *             sent straight from the user's matrix; p2p.c);
- *   row, col  MPI_Comm_split of comm, for the scoped barriers.
+ *   row, col  MPI_Comm_split of comm, and all, a duplicate of comm: each
+ *             scope's own, for its barriers (which they alone carry) and
+ *             MPI's collectives.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/debug.h"
 #include "call.h"
 #include "stats.h"
 #include "threads.h"
@@ -180,12 +183,13 @@ static blx_ctx *ctx_new(const char *routine, MPI_Comm comm, int nprow, int npcol
     c->mycol = mycol;
     c->vpid = myrow * npcol + mycol;
 
-    MPI_Comm row, col;
+    MPI_Comm row, col, all;
     blx_check_mpi(-1, routine, MPI_Comm_split(comm, myrow, mycol, &row), "MPI_Comm_split");
     blx_check_mpi(-1, routine, MPI_Comm_split(comm, mycol, myrow, &col), "MPI_Comm_split");
+    blx_check_mpi(-1, routine, MPI_Comm_dup(comm, &all), "MPI_Comm_dup");
     scope_init(&c->scope[BLX_SCOPE_ROW], BLX_SCOPE_ROW, row, npcol, mycol, myrow * npcol, 1);
     scope_init(&c->scope[BLX_SCOPE_COL], BLX_SCOPE_COL, col, nprow, myrow, mycol, npcol);
-    scope_init(&c->scope[BLX_SCOPE_ALL], BLX_SCOPE_ALL, comm, nprow * npcol, c->vpid, 0, 1);
+    scope_init(&c->scope[BLX_SCOPE_ALL], BLX_SCOPE_ALL, all, nprow * npcol, c->vpid, 0, 1);
 
     int rc = blx_msgids_init(&c->ids, blx_g.id_lo, blx_g.id_hi, nprow, npcol);
     if (rc == -1)
@@ -254,11 +258,11 @@ static void ctx_free(blx_ctx *c)
     blx_machine_free(c);
     for (int s = 0; s < BLX_NSCOPE; s++) {
         blx_tree_cache_free(&c->scope[s].trees);
-        blx_sys_forget(c->scope[s].comm); /* BLACS_GET code 10 may have registered it */
+        blx_sys_forget(c->scope[s].comm);
+        MPI_Comm_free(&c->scope[s].comm);
     }
+    blx_sys_forget(c->comm); /* BLACS_GET code 10 may have registered it */
     blx_watch_grid_free(c);
-    MPI_Comm_free(&c->scope[BLX_SCOPE_ROW].comm);
-    MPI_Comm_free(&c->scope[BLX_SCOPE_COL].comm);
     MPI_Comm_free(&c->side);
     MPI_Comm_free(&c->comm);
     blx_msgids_free(&c->ids);
@@ -301,17 +305,21 @@ void blx_exit(int notdone)
     }
 }
 
+/* A dissemination barrier (Hensgen, Finkel and Manber): in round j every
+ * member sends an empty message to the member 2^j places after it and
+ * receives one from the member 2^j places before it, ceil(log2 np) rounds.
+ * On the scope's own communicator, which carries nothing else (one tag
+ * will do: within a barrier each round hears from another member, and
+ * the barriers of a pair follow each other in order).  Through the byte
+ * layer, so that its waits poll and report a hang as every other wait
+ * (MPI_Barrier cannot; an MPI_Ibarrier and a wait took twice as long). */
 void blx_barrier(blx_call *k)
 {
     blx_enter(k);
     blx_scope *s = k->s;
-    if (k->watched) { /* watched (level 2, statistics): a wait that polls and counts */
-        MPI_Request r;
-        blx_check_mpi(k->c->handle, k->name, MPI_Ibarrier(s->comm, &r), "MPI_Ibarrier");
-        blx_ep e = blx_scope_ep(k->c, s, 0, k->name);
-        blx_wait_mpi(&e, &r, "MPI_Ibarrier");
-    } else { /* MPI_Barrier itself: an MPI_Ibarrier and a wait cost more than twice as much */
-        blx_check_mpi(k->c->handle, k->name, MPI_Barrier(s->comm), "MPI_Barrier");
-    }
+    blx_ep e = blx_scope_ep(k->c, s, 0, k->name);
+    e.comm = s->comm, e.first = 0, e.stride = 1;
+    for (int d = 1; d < s->np; d *= 2)
+        blx_sendrecv(&e, NULL, 0, (s->me + d) % s->np, NULL, 0, (s->me - d + s->np) % s->np);
     blx_leave(k, 0, NULL);
 }

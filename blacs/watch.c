@@ -13,8 +13,10 @@
 enum { TAG_ASK = 1, TAG_ANSWER = 2, LINE = 400 };
 #define ANSWER_WAIT 2.0 /* seconds a report waits for the others' answers */
 
-static _Thread_local blx_call *now; /* the call this thread is in, when watched */
+static _Thread_local blx_call *now; /* the call this thread is in, where waits report hangs */
+static _Thread_local double waited; /* how long its current wait has lasted, as last reported */
 
+/* Calls are timed at level 2 and with statistics. */
 static int watching(void)
 {
     const blx_debug *d = blx_debug_get();
@@ -23,11 +25,11 @@ static int watching(void)
 
 void blx_watch_begin(blx_call *k)
 {
+    const blx_debug *d = blx_debug_get();
     k->watched = watching();
-    if (!k->watched)
-        return;
-    k->since = MPI_Wtime();
-    now = k;
+    k->since = k->watched ? MPI_Wtime() : 0;
+    if (d->polls || k->watched)
+        now = k, waited = 0;
 }
 
 void blx_watch_end(const blx_call *k)
@@ -96,7 +98,7 @@ static void describe(const blx_call *k, char *buf, size_t len)
     char what[200];
     snprintf(what, sizeof what, verbs[k->kind], shape, peer);
     snprintf(buf, len, "%s (context %d%s): %s%s, for %.1f s", k->name, k->c->handle, where, what, id,
-             MPI_Wtime() - k->since);
+             k->since > 0 ? MPI_Wtime() - k->since : waited);
 }
 
 /* ---- the grids' debug communicators ---- */
@@ -107,7 +109,7 @@ void blx_watch_grid_init(blx_ctx *c, const char *routine)
     for (int s = 0; s < BLX_NSCOPE; s++)
         c->agree[s] = MPI_COMM_NULL;
     int level = blx_debug_level();
-    if (level >= 2)
+    if (blx_debug_polls())
         blx_check_mpi(-1, routine, MPI_Comm_dup(c->comm, &c->watch), "MPI_Comm_dup");
     if (level >= 3) {
         blx_check_mpi(-1, routine, MPI_Comm_dup(c->comm, &c->check), "MPI_Comm_dup");
@@ -202,9 +204,11 @@ static char *collect(const blx_ctx *c, int size, int me, int round)
     return answers;
 }
 
-/* Processes that each wait to receive from the next form a deadlock: say so. */
-static void find_cycle(const blx_ctx *c, const char *answers, int size, int me)
+/* Processes that each wait to receive from the next form a deadlock: say
+ * so; returns how many such cycles there are. */
+static int find_cycle(const blx_ctx *c, const char *answers, int size, int me)
 {
+    int cycles = 0;
     int *next = malloc((size_t)size * sizeof *next);
     for (int r = 0; next != NULL && r < size; r++) {
         const char *a = answers + (size_t)r * LINE;
@@ -233,14 +237,17 @@ static void find_cycle(const blx_ctx *c, const char *answers, int size, int me)
                 r = next[r];
             } while (r != start);
             fprintf(stderr, " {%d,%d}\n", start / c->npcol, start % c->npcol);
+            cycles++;
         }
     }
     free(next);
+    return cycles;
 }
 
 /* Asks every other member of c's grid what it is doing and prints the
  * answers, unless a lower rank that also timed out asked meanwhile: that
- * one prints for the job (returns 0 then). */
+ * one prints for the job (returns 0 then; 1 if this one printed, 2 if it
+ * found a deadlock). */
 static int hang_report(blx_ctx *c, double seconds)
 {
     static int round;
@@ -280,15 +287,15 @@ static int hang_report(blx_ctx *c, double seconds)
                     "outside the BLACS)\n",
                     r / c->npcol, r % c->npcol);
     }
-    if (answers != NULL)
-        find_cycle(c, answers, size, me);
+    int cycles = answers != NULL ? find_cycle(c, answers, size, me) : 0;
     free(answers);
     fflush(stderr);
-    return 1;
+    return cycles > 0 ? 2 : 1;
 }
 
 void blx_watch_waiting(int ctxt, double seconds)
 {
+    waited = seconds;
     answer_requests();
     const blx_debug *d = blx_debug_get();
     static int outside; /* reports made in waits outside a watched call (BLACS_EXIT's, say) */
@@ -305,7 +312,7 @@ void blx_watch_waiting(int ctxt, double seconds)
         describe(now, mine, sizeof mine);
         fprintf(stderr, "BLACS HANG REPORT: this process has waited %.0f s in %s\n", seconds, mine);
     }
-    if (!d->hang_wait)
+    if (!d->hang_wait || (spoke == 2 && !d->hang_wait_asked)) /* a deadlock never ends */
         blx_fatal_once(spoke, ctxt, now != NULL ? now->name : "BLACS",
                        "waited %.0f s: a hang (report above; BLACS_HANG_ACTION=wait waits on instead)",
                        seconds);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "../base/debug.h"
+#include "../base/perturb.h"
 #include "../base/report.h"
 
 blx_cut blx_cut_make(size_t n, size_t want, size_t unit, size_t lead)
@@ -56,10 +57,12 @@ static void post_send(const blx_ep *e, const void *buf, size_t bytes, int to, bl
     r->recv = 0;
     r->bytes = bytes;
     int rank = blx_ep_rank(e, to);
+    blx_perturb();
     if (sync)
         check(e, MPI_Issend(buf, (int)bytes, MPI_BYTE, rank, e->tag, e->comm, &r->mpi), "MPI_Issend");
     else
         check(e, MPI_Isend(buf, (int)bytes, MPI_BYTE, rank, e->tag, e->comm, &r->mpi), "MPI_Isend");
+    blx_perturb();
 }
 
 void blx_isend(const blx_ep *e, const void *buf, size_t bytes, int to, blx_req *r)
@@ -79,8 +82,10 @@ void blx_irecv(const blx_ep *e, void *buf, size_t bytes, int from, blx_req *r)
     r->peer = from;
     r->recv = 1;
     r->bytes = r->whole = bytes;
+    blx_perturb();
     check(e, MPI_Irecv(buf, (int)bytes, MPI_BYTE, blx_ep_rank(e, from), e->tag, e->comm, &r->mpi),
           "MPI_Irecv");
+    blx_perturb();
 }
 
 void blx_irecv_piece(const blx_ep *e, void *buf, const blx_cut *c, int i, int from, blx_req *r)
@@ -126,35 +131,76 @@ static void finish(const blx_ep *e, blx_req *r, int rc, const MPI_Status *st)
     r->peer = -1;
 }
 
-/* MPI_Waitany, or at debug level 2 and above a loop of MPI_Testany that
- * tells the report hook how long it has waited; with statistics on, the
- * time spent is counted as waiting. */
+/* One look at n requests: MPI_Test of each active one in turn (what
+ * MPI_Testany does, but SMPI's 3.32 answered "done, none" there); *k the
+ * one finished, MPI_UNDEFINED (and done) when none is active. */
+static int test_any(int n, MPI_Request *h, int *k, int *done, MPI_Status *st)
+{
+    *k = MPI_UNDEFINED;
+    *done = 1;
+    for (int i = 0; i < n; i++) {
+        if (h[i] == MPI_REQUEST_NULL)
+            continue;
+        int rc = MPI_Test(&h[i], done, st);
+        if (rc != MPI_SUCCESS || *done) {
+            *k = i;
+            return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+/* A wait that polls, telling the report hook how long it has waited (every
+ * 0.1 s; a hang report after BLACS_HANG_TIMEOUT).  At level 1 it reads the
+ * clock only every 256 tests, and gives up the processor between tests once
+ * it has waited 1 ms (a short wait costs what MPI_Wait costs); at level 2
+ * it yields and reads the clock at every test. */
+static int poll_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st, int eager)
+{
+    double t0 = 0, next = 0;
+    int rc, done = 0;
+    for (unsigned spin = 0;; spin++) {
+        rc = test_any(n, h, k, &done, st);
+        if (rc != MPI_SUCCESS || done)
+            return rc;
+        if (!eager && spin % 256 != 255)
+            continue;
+        double now = MPI_Wtime();
+        if (t0 == 0)
+            t0 = now, next = now + 0.1;
+        if (now >= next) {
+            blx_report_waiting(e->ctxt, now - t0);
+            next = now + 0.1;
+        }
+        if (eager || now - t0 > 1e-3) {
+            eager = 1;
+            sched_yield(); /* busy, but let the others of an oversubscribed node run */
+        }
+    }
+}
+
+/* MPI_Waitany, or where waits poll (debug level 1 and above) a loop of
+ * tests; with statistics on, the time spent is counted as waiting. */
 static int wait_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st)
 {
     const blx_debug *d = blx_debug_get();
-    double t0 = d->stats || d->level >= 2 ? MPI_Wtime() : 0, next = t0 + 0.1;
+    blx_stack_note();
+    blx_perturb();
+    double t0 = d->stats ? MPI_Wtime() : 0;
     world_handler w = world_returns();
-    int rc, done = 0;
-    if (d->level < 2 && n == 1) { /* Waitany of one costs more than Wait in a loop of short messages */
+    int rc;
+    if (d->polls) {
+        rc = poll_any(e, n, h, k, st, d->level >= 2);
+    } else if (n == 1) { /* Waitany of one costs more than Wait in a loop of short messages */
         *k = *h == MPI_REQUEST_NULL ? MPI_UNDEFINED : 0;
         rc = MPI_Wait(h, st);
-    } else if (d->level < 2)
+    } else {
         rc = MPI_Waitany(n, h, k, st);
-    else
-        for (;;) {
-            rc = MPI_Testany(n, h, k, &done, st);
-            if (rc != MPI_SUCCESS || done)
-                break;
-            double now = MPI_Wtime();
-            if (now >= next) {
-                blx_report_waiting(e->ctxt, now - t0);
-                next = now + 0.1;
-            }
-            sched_yield(); /* busy, but let the others of an oversubscribed node run */
-        }
+    }
     world_restore(w);
     if (d->stats)
         blx_debug_add_waited(MPI_Wtime() - t0);
+    blx_perturb();
     return rc;
 }
 
@@ -170,9 +216,12 @@ int blx_test(const blx_ep *e, blx_req *r)
 {
     MPI_Status st;
     int done = 0;
+    blx_stack_note();
+    blx_perturb();
     world_handler w = world_returns();
     int rc = MPI_Test(&r->mpi, &done, &st);
     world_restore(w);
+    blx_perturb();
     if (rc != MPI_SUCCESS || done)
         finish(e, r, rc, &st);
     return rc != MPI_SUCCESS || done;
@@ -212,6 +261,7 @@ static int probe_once(const blx_ep *e, const int *tags)
 {
     int flag = 0;
     MPI_Status st;
+    blx_perturb();
     check(e, MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, e->comm, &flag, &st), "MPI_Iprobe");
     if (!flag)
         return -1;
@@ -236,7 +286,7 @@ int blx_probe_first(const blx_ep *e, const int *tags)
     int k;
     while ((k = probe_once(e, tags)) < 0) {
         double now = MPI_Wtime();
-        if (d->level >= 2 && now >= next) {
+        if (d->polls && now >= next) {
             blx_report_waiting(e->ctxt, now - t0);
             next = now + 0.1;
         }
@@ -323,36 +373,8 @@ void blx_send_piece_buffered(const blx_ep *e, blx_buf *b, size_t off, size_t len
     if (len > BLX_MAX_MSG)
         blx_fatal(e->ctxt, e->routine, "internal error: a single message of %zu bytes", len);
     MPI_Request *slot = blx_buf_request(b, e->ctxt, e->routine);
+    blx_perturb();
     check(e, MPI_Isend(b->data + off, (int)len, MPI_BYTE, blx_ep_rank(e, to), e->tag, e->comm, slot),
           "MPI_Isend");
-}
-
-/* ---- MPI's own collectives ---- */
-
-void blx_mpi_bcast(const blx_ep *e, void *buf, size_t bytes, int root)
-{
-    for (size_t off = 0; off < bytes; off += BLX_MAX_MSG) {
-        size_t len = bytes - off < BLX_MAX_MSG ? bytes - off : BLX_MAX_MSG;
-        check(e, MPI_Bcast((char *)buf + off, (int)len, MPI_BYTE, root, e->own), "MPI_Bcast");
-    }
-}
-
-void blx_mpi_reduce(const blx_ep *e, const void *in, void *out, size_t bytes, MPI_Datatype t, MPI_Op op,
-                    int root)
-{
-    int size;
-    check(e, MPI_Type_size(t, &size), "MPI_Type_size");
-    size_t count = bytes / (size_t)size, most = BLX_MAX_MSG / (size_t)size;
-    for (size_t at = 0; at < count; at += most) {
-        int n = (int)(count - at < most ? count - at : most);
-        size_t off = at * (size_t)size;
-        if (root < 0)
-            check(e, MPI_Allreduce((const char *)in + off, (char *)out + off, n, t, op, e->own),
-                  "MPI_Allreduce");
-        else
-            check(e,
-                  MPI_Reduce((const char *)in + off, e->me == root ? (char *)out + off : NULL, n, t, op, root,
-                             e->own),
-                  "MPI_Reduce");
-    }
+    blx_perturb();
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../base/env.h"
+#include "../base/perturb.h"
 #include "../base/report.h"
 
 #define BUF_ALIGN 64
@@ -87,6 +88,7 @@ static int sends_done(blx_buf *b)
     for (int i = 0; i < b->nreq; i++) {
         int done = 0;
         MPI_Status st; /* not MPI_STATUS_IGNORE: gcc misreads MPICH's */
+        blx_perturb();
         blx_check_mpi(-1, "BLACS buffer queue", MPI_Test(&b->req[i], &done, &st), "MPI_Test");
         all &= done;
     }
