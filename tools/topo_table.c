@@ -7,6 +7,9 @@
  *   build/tools/topo_table --letters     every TOP letter, the default ' ' first
  *   build/tools/topo_table --default     the default's choice by scope and message size,
  *                                        under BLACS_MODEL if set (else this machine's model)
+ *   build/tools/topo_table --forcings OP every BLACS_ALGORITHM item for OP (bcast, reduce,
+ *                                        allreduce): each row that provides it, with each
+ *                                        number it takes (the sweeps force them in turn)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,8 +128,26 @@ static void default_table(void)
     }
 }
 
+/* The items BLACS_ALGORITHM takes for op, as its own parser judges them. */
+static void forcings(const char *op)
+{
+    const int nums[] = {0, 1, 2, 3, 4, 8};
+    for (int i = 0; i < BLX_NALGORITHMS; i++)
+        for (size_t j = 0; j < sizeof nums / sizeof nums[0]; j++) {
+            char item[64], why[160];
+            snprintf(item, sizeof item, nums[j] ? "%s=%s:%d" : "%s=%s", op, blx_algorithms[i]->name, nums[j]);
+            blx_forced f = blx_forced_none();
+            if (blx_forced_parse(item, &f, why, sizeof why) == 0)
+                printf("%s\n", item);
+        }
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--forcings") == 0) {
+        forcings(argv[2]);
+        return 0;
+    }
     if (argc == 2 && strcmp(argv[1], "--default") == 0) {
         default_table();
         return 0;

@@ -6,9 +6,8 @@
  * The candidates are the table's algorithms whose weigh[] names the
  * operation, each with the numbers listed there (topology.h): today
  *   broadcast:      binomial tree and wider ones (radix 4 to flat: short
- *                   messages whose sends overlap); scatter +
- *                   recursive-doubling allgather; scatter + ring allgather;
- *                   pipelined chain; two trees
+ *                   messages whose sends overlap); scatter + recursive-
+ *                   doubling or ring allgather; pipelined chain; two trees
  *   combine to one: binomial and wider fan-ins; pipelined chain fan-in;
  *                   reduce-scatter + gather and two fan-in trees (vectors
  *                   that may be cut)
@@ -21,16 +20,12 @@
  * does from MPI's reductions); the explicit letters keep LAWN 73's
  * arrival-order fan-in unless BLACS_SET 15 asks for repeatability.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#include "../base/stack.h"
 #include "topology.h"
 
 #define NEVER 1e300
 
-/* Whether a provides op at all. */
-static int provides(const blx_algorithm *a, blx_coll op)
+int blx_algorithm_provides(const blx_algorithm *a, blx_coll op)
 {
     return (a->flags & BLX_ALG_LEVELS)   ? 1
            : (a->flags & BLX_ALG_SLICES) ? op == BLX_ALLREDUCE
@@ -52,7 +47,8 @@ static int cuts(const blx_route_in *in)
  * to the default's choice; the default never weighs it there). */
 static int can_run(const blx_algorithm *a, blx_coll op, const blx_route_in *in)
 {
-    return provides(a, op) && (!(a->flags & BLX_ALG_LEVELS) || blx_nodes_two_levels(in->nodes)) &&
+    return blx_algorithm_provides(a, op) &&
+           (!(a->flags & BLX_ALG_LEVELS) || blx_nodes_two_levels(in->nodes)) &&
            (!(a->flags & BLX_ALG_SLICES) || blx_nodes_sliceable(in->nodes)) &&
            (!(a->flags & BLX_ALG_MPI) || in->mpi) &&
            !(op == BLX_BCAST && (a->flags & BLX_ALG_POWER_OF_TWO) && !blx_is_pof2(in->np)) &&
@@ -147,12 +143,15 @@ static double mpi_ratio(const blx_route_in *in, blx_coll op)
 /* The modelled time of route r; NEVER if one of its trees cannot be built
  * (out of memory: the route is never chosen).  A leave-on-all combine that
  * gathers adds the broadcast that spreads the result.  MPI's collective:
- * the default's own best times the measured ratio (as the best, unmeasured). */
+ * the default's own best times the measured ratio (as the best, unmeasured);
+ * a route of no model (one BLACS_ALGORITHM forces), the default's own best. */
 static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op)
 {
-    if (r->alg->flags & BLX_ALG_MPI) {
+    blx_cost_fn model = op == BLX_BCAST ? r->alg->bcast_cost : r->alg->combine_cost;
+    if ((r->alg->flags & BLX_ALG_MPI) ||
+        (model == NULL && !(r->alg->flags & (BLX_ALG_LEVELS | BLX_ALG_SLICES)))) {
         blx_route own;
-        double t, ratio = mpi_ratio(in, op);
+        double t, ratio = r->alg->flags & BLX_ALG_MPI ? mpi_ratio(in, op) : -1;
         weigh_own(&own, &t, in, op);
         return ratio > 0 ? t * ratio : t;
     }
@@ -170,8 +169,8 @@ static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op)
     if (r->alg->flags & BLX_ALG_SLICES)
         return slices_cost(in);
     if (op == BLX_BCAST)
-        return r->alg->bcast_cost(&c);
-    double t = r->alg->combine_cost(&c), spread = 0;
+        return model(&c);
+    double t = model(&c), spread = 0;
     if (op == BLX_ALLREDUCE && (r->alg->flags & BLX_ALG_GATHERS)) {
         blx_route b;
         choose(&b, &spread, in, BLX_BCAST);
@@ -309,6 +308,7 @@ static double weighed(blx_route *best, const blx_route_in *in, blx_coll op)
 /* The route for op and its modelled cost (cost NULL: a call's route alone). */
 static void choose(blx_route *best, double *cost, const blx_route_in *in, blx_coll op)
 {
+    blx_stack_note_below(BLX_STACK_SUPPORT); /* weighing recurses deep (base/stack.h) */
     double t = 0;
     if (in->np < 2) /* nothing moves (the column scopes of a 1 x Q grid): no weighing */
         *best = route_of(&blx_alg_general_tree, 1, in, op);
@@ -335,65 +335,5 @@ int blx_route_combine(blx_route *r, char top, const blx_route_in *in)
         return blx_route_letter(r, top, in, op);
     choose(r, NULL, in, op);
     r->fixed_order = 1;
-    return 0;
-}
-
-/* ---- BLACS_ALGORITHM ---- */
-
-blx_forced blx_forced_none(void)
-{
-    blx_forced f;
-    for (int op = 0; op < BLX_NCOLL; op++)
-        f.alg[op] = -1, f.param[op] = 0;
-    return f;
-}
-
-/* One "op=name[:number]" into *f; 0, or -1 with the reason in why. */
-static int parse_one(const char *item, blx_forced *f, char *why, size_t wlen)
-{
-    static const char *const ops[BLX_NCOLL] = {"bcast", "reduce", "allreduce"};
-    char opname[16] = "", name[48] = "";
-    int at = 0, op = 0, alg = -1, num = 0, end = 0;
-    sscanf(item, "%15[a-z]=%47[a-z_]%n", opname, name, &at);
-    while (op < BLX_NCOLL && strcmp(opname, ops[op]) != 0)
-        op++;
-    for (int i = 0; i < BLX_NALGORITHMS && op < BLX_NCOLL; i++)
-        if (strcmp(name, blx_algorithms[i]->name) == 0 && provides(blx_algorithms[i], (blx_coll)op))
-            alg = i;
-    unsigned flags = alg >= 0 ? blx_algorithms[alg]->flags : 0;
-    int numbered = flags & (BLX_ALG_USES_BRANCHES | BLX_ALG_USES_RINGS | BLX_ALG_RADIX);
-    if (numbered && item[at] == ':' && sscanf(item + at + 1, "%7d%n", &num, &end) == 1 && num >= 1 &&
-        (!(flags & BLX_ALG_RADIX) || num == 2 || num == 4 || num == 8))
-        at += 1 + end;
-    const char *err =
-        at == 0 || op == BLX_NCOLL                ? "it does not start with bcast=, reduce= or allreduce="
-        : alg < 0 && strcmp(name, "default") != 0 ? "no algorithm of that operation has that name"
-        : item[at] == '\0'                        ? NULL
-        : flags & BLX_ALG_RADIX                   ? "the number after ':' must be a radix: 2, 4 or 8"
-        : numbered                                ? "the number after ':' must be a count from 1"
-                   : "more after the name (only general_tree, multiring and rabenseifner take a number)";
-    if (err != NULL) {
-        snprintf(why, wlen, "'%s': %s", item, err);
-        return -1;
-    }
-    f->alg[op] = alg;
-    f->param[op] = num;
-    return 0;
-}
-
-int blx_forced_parse(const char *text, blx_forced *f, char *why, size_t len)
-{
-    blx_forced v = *f;
-    for (const char *p = text; *p != '\0';) {
-        char item[64];
-        size_t n = strcspn(p, ",");
-        snprintf(item, sizeof item, "%.*s", (int)n, p);
-        if (n >= sizeof item)
-            snprintf(why, len, "'%s...': too long", item);
-        if (n >= sizeof item || parse_one(item, &v, why, len) != 0)
-            return -1;
-        p += n + (p[n] == ',');
-    }
-    *f = v;
     return 0;
 }

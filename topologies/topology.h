@@ -183,6 +183,8 @@ enum { BLX_NALGORITHMS = 0 BLX_ALGORITHMS(BLX_ALG_COUNT) };
 BLX_INTERNAL extern const blx_algorithm *const blx_algorithms[BLX_NALGORITHMS];
 /* An algorithm's row in the table (-1: none). */
 BLX_INTERNAL int blx_algorithm_index(const blx_algorithm *a);
+/* Whether a provides op at all (default.c). */
+BLX_INTERNAL int blx_algorithm_provides(const blx_algorithm *a, blx_coll op);
 /* The algorithm answering to a TOP letter (any case), or NULL. */
 BLX_INTERNAL const blx_algorithm *blx_algorithm_find(char top);
 /* The TOP letters the registry answers to, in a string: the default ' '

@@ -617,6 +617,19 @@ static void check_forced(void)
     /* an explicit TOP is always honoured */
     blx_route_bcast(&r, 'S', &forced);
     CHECK(r.alg == &blx_alg_split_ring, "TOP 'S' with a forced broadcast: %s", r.alg->name);
+    /* a forced broadcast of no cost model (hypercube, split_ring, multiring)
+     * spreads a gathered sum to all: weighing that sum priced it by calling
+     * its missing model (a crash, found by t_property); it is priced as the
+     * default's own best broadcast */
+    const char *nomodel[] = {"bcast=hypercube", "bcast=split_ring", "bcast=multiring:2"};
+    for (size_t i = 0; i < sizeof nomodel / sizeof nomodel[0]; i++)
+        for (size_t bytes = 8; bytes <= (8u << 20); bytes *= 8) {
+            blx_forced g = blx_forced_none();
+            CHECK(blx_forced_parse(nomodel[i], &g, why, sizeof why) == 0, "%s: %s", nomodel[i], why);
+            blx_route_in sum = {8, bytes, 1, 1, 1, 1, &m, &trees, NULL, &g, NULL, 0, NULL, 8};
+            CHECK(blx_route_combine(&r, ' ', &sum) == 0 && r.alg != NULL, "a sum to all under %s",
+                  nomodel[i]);
+        }
     blx_tree_cache_free(&trees);
 }
 
