@@ -31,6 +31,8 @@
  * mpi.OP.NPxNN (model.h), and the default then runs MPI's collective where
  * that is below 1.  --no-mpi leaves this out.
  */
+#include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +292,32 @@ static void usage(FILE *f)
                "that out.\n");
 }
 
+/* Process 0, before measuring: can OUT be written?  Nothing is created
+ * (a file that exists must be writable, else its folder).  0 yes, else
+ * an error printed. */
+static int output_fails(const char *out)
+{
+    if (out == NULL)
+        return 0;
+    if (access(out, F_OK) == 0) {
+        if (access(out, W_OK) == 0)
+            return 0;
+    } else {
+        char *copy = strdup(out);
+        const char *dir = copy != NULL ? dirname(copy) : ".";
+        int ok = access(dir, W_OK | X_OK) == 0;
+        int err = errno;
+        if (!ok)
+            fprintf(stderr, ME ": cannot write '%s': %s%s%s%s\n", out, strerror(err),
+                    err == ENOENT ? " (make its folder first: mkdir -p " : "", err == ENOENT ? dir : "",
+                    err == ENOENT ? ")" : "");
+        free(copy);
+        return !ok;
+    }
+    fprintf(stderr, ME ": cannot write '%s': %s\n", out, strerror(errno));
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -309,6 +337,9 @@ int main(int argc, char **argv)
             return strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
+    /* a file that cannot be written fails now, not after the measuring */
+    if (me == 0 && output_fails(out))
+        MPI_Abort(MPI_COMM_WORLD, 1);
     buf = malloc(BLX_PROBE_BYTES + 8 * WINDOW_MAX);
     if (buf == NULL) {
         fprintf(stderr, ME ": out of memory\n");
@@ -378,10 +409,15 @@ int main(int argc, char **argv)
         coll_measure(f, model, id);
     if (me == 0) {
         FILE *to = out != NULL ? fopen(out, "w") : stdout;
-        int c, failed = to == NULL || fclose(f) != 0 || (f = fopen(model, "r")) == NULL;
+        int c, failed = f == NULL || fclose(f) != 0 || to == NULL;
+        f = failed ? NULL : fopen(model, "r");
+        failed |= f == NULL;
         while (!failed && (c = getc(f)) != EOF)
             failed = putc(c, to) == EOF;
-        failed |= f == NULL || fclose(f) != 0 || (to != stdout && fclose(to) != 0);
+        if (f != NULL)
+            failed |= fclose(f) != 0;
+        if (to != NULL && to != stdout)
+            failed |= fclose(to) != 0;
         unlink(model);
         if (failed) {
             fprintf(stderr, ME ": cannot write '%s'\n", out != NULL ? out : "(standard output)");
