@@ -36,6 +36,14 @@ fi
 
 if [ "${SANITIZED:-0}" = 0 ]; then
     pass 4 t_gridcycle
+    # no address of the library left on the stack (ASan's frames are its
+    # own; the loader's lazy binding leaves its own: bound at start-up)
+    for np in 2 4 6; do MPI_ENV="LD_BIND_NOW=1" pass $np t_residue; done
+    # every algorithm forced by name, in random use against an oracle, under
+    # the testing aid's perturbed timings (a seed per process count)
+    for np in 3 4 5 6 8; do MPI_ENV="BLACS_PERTURB=$np" pass $np t_property $np 40; done
+else
+    MPI_ENV="BLACS_PERTURB=4" pass 4 t_property 4 12
 fi
 
 # Bad input: a clear error naming the routine, the argument and the process.
@@ -58,6 +66,7 @@ err "BLACS_GRIDINIT: BLACS_NODES='3:round' is not a split of the 4 processes int
 err "BLACS_GRIDINIT: BLACS_MODEL='alpha=1e-6,net.beta=1e-10,node.speed=2' is not a cost model" bad_model_level
 err "BLACS_GRIDINIT: BLACS_MODEL_FILE='[^']*/t_errors.model', line 3: 'node.alpha=1e-6 beta=2e-10' is not a cost model" bad_model_file
 err "BLACS_GRIDINIT: BLACS_MODEL_FILE='/nonexistent/blacs-model' cannot be read: No such file or directory" missing_model_file
+MPI_ENV="BLACS_PERTURB=7:x" fail 2 "BLACS_PERTURB: '7:x' is not SEED or SEED:MAX_US && $who" t_property 1 1
 err "BLACS_GRIDMAP: USERMAP\(1,2\) = 1: rank 1 is placed twice" gridmap_twice
 err "No system context corresponding to BLACS system context handle 55" bad_syshandle
 err "BLACS_GRIDEXIT: Trying to exit an already freed context" gridexit_twice
@@ -101,7 +110,10 @@ fi
 
 # The long-message algorithms of the default TOP
 if [ "${SANITIZED:-0}" = 0 ]; then
-    for np in 2 3 4 5 8; do pass $np t_longmsg; done
+    # (the default model's choices on 2, 3 and 5 processes; 4 and 8, the
+    # powers of two, under the network's model below, where more of the long
+    # algorithms are chosen: each case moves up to 4 MiB on every scope)
+    for np in 2 3 5; do pass $np t_longmsg; done
     # the same under a network's model, where every long algorithm is chosen
     for np in 3 4 5 8; do pass $np t_longmsg network; done
     # two trees' streams: a process forwarding in both does not wait for one to send the other
@@ -114,13 +126,15 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 2 3 4 5; do pass $np t_mpicoll; done
     tuned=$log/tuned.model
     MPI_ENV=BLACS_NODES=2 warn 4 "blacs-tune: wrote $tuned \\(4 processes, 2 nodes\\)" ../../tools/blacs-tune -o "$tuned"
+    # an output it cannot write fails at once, cleanly, saying what to do (it crashed, after measuring)
+    fail 2 "blacs-tune: cannot write '/nonexistent/blacs/model': No such file or directory \\(make its folder first: mkdir -p /nonexistent/blacs\\)" \
+        ../../tools/blacs-tune -o /nonexistent/blacs/model
     pass 4 t_tuning "$tuned"
 else
     pass 4 t_nodes
     pass 2 t_tuning
     pass 4 t_mpicoll
-    pass 3 t_longmsg
-    pass 8 t_longmsg network
+    pass 3 t_longmsg network
 fi
 
 # A receiver expecting another size than the sender sends, on every path
@@ -144,6 +158,10 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     fail 4 "BLACS HANG REPORT: process \{0,[0-3]\} has waited [0-9]+ s && receiving a broadcast of a 8 x 1 double matrix from \{0,0\} && $who" t_debug allvsone 2
     fail 4 "disagree on the source or destination: \{0,0\} passes \{0,0\}, \{0,1\} passes \{0,3\} && $who" t_debug wrongsource 3
     fail 4 "BLACS HANG REPORT && pnum 1 \{0,1\}: Cdgebr2d \(context 0, scope 'A', TOP ' '\): receiving a broadcast of a 8 x 1 double matrix from \{0,3\} && $who" t_debug wrongsource 2
+    # the default level reports a hang too, and waits on (or ends the job)
+    hang 4 12 "BLACS HANG REPORT: process \{0,1\} has waited [0-9]+ s && pnum 1 \{0,1\}: Cdgebr2d \(context 0, scope 'A', TOP ' '\): receiving a broadcast of a 8 x 1 double matrix from \{0,3\}, message ID [0-9]+, for [0-9.]+ s" t_debug wrongsource 1
+    MPI_ENV=BLACS_HANG_ACTION=abort fail 4 "BLACS HANG REPORT && pnum 1 \{0,1\}: Cdgebr2d && $who" t_debug wrongsource 1
+    MPI_ENV=BLACS_DEBUG=1 fail 4 "a deadlock: each of these receives from the next, which is receiving too: \{0,0\} <- \{0,1\} <- \{0,2\} <- \{0,3\} <- \{0,0\} && $who" t_debug deadlock
     fail 4 "BLACS_GRIDINIT: the processes of the system context set different message-ID ranges \(BLACS_SET code 1\) && $who" t_debug idrange
     fail 2 "Cdgerv2d: receiving from this process itself \(\{0,1\}\) with no matching send made before && $who" t_debug selfrecv
     fail 4 "BLACS_BARRIER: Unknown scope 'D': SCOPE must be 'R', 'C' or 'A' && $who" t_debug barrierscope

@@ -10,6 +10,8 @@
 #                                   so exit status exactly 1, an abort by the
 #                                   launcher's account and REGEX on stderr
 #   abort NP 'REGEX' PROG [ARGS]   BLACS_ABORT(-1): the same with exit status 255
+#   hang  NP SECS 'REGEX' PROG [ARGS]  still running after SECS seconds (then
+#                                   stopped), REGEX on stderr: a hang reported
 # In warn/fail/abort, several patterns joined by ' && ' must all match.  Pass
 # cases have TEST_TIMEOUT seconds (300), the others FAIL_TIMEOUT (60): an
 # error must end the job quickly, not hang.  A program that is not built is a
@@ -17,7 +19,8 @@
 # program built in DIR is named by no case.
 # Processes beyond the machine's cores are oversubscribed.  SANITIZED=1 runs
 # the subset that the AddressSanitizer/UBSan build covers; MPI_ENV="VAR=VALUE ..."
-# (set for one case) passes more variables to its processes; VALGRIND=1 (with
+# (set for one case) passes more variables to its processes, STRESS_ENV to
+# every case's (make stress: the testing aid BLACS_PERTURB); VALGRIND=1 (with
 # VALGRIND_CMD="valgrind OPTIONS") the subset run under memcheck.
 # MPIRUN names the launcher (Open MPI's mpirun by default, or MPICH's
 # mpiexec.mpich): tools/launcher.sh knows its options and how it shows an
@@ -48,8 +51,8 @@ mpi() { # SECONDS NP PROG ARGS... -> status; output in $log/out, $log/err
     shift
     # shellcheck disable=SC2206 # VALGRIND_CMD="valgrind OPTIONS": split on purpose
     [ "${VALGRIND:-0}" = 1 ] && runner=(${VALGRIND_CMD:-valgrind})
-    # shellcheck disable=SC2086 # MPI_ENV="VAR=VALUE ...": more variables for the processes
-    launcher_cmd "$np" ASAN_OPTIONS UBSAN_OPTIONS ${MPI_ENV:-}
+    # shellcheck disable=SC2086 # MPI_ENV, STRESS_ENV="VAR=VALUE ...": more variables for the processes
+    launcher_cmd "$np" ASAN_OPTIONS UBSAN_OPTIONS ${STRESS_ENV:-} ${MPI_ENV:-}
     launcher_direct "$log/ranks"
     timeout -k 10 "$secs" "${LAUNCH_CMD[@]}" "${runner[@]}" "$dir/$prog" "$@" >"$log/out" 2>"$log/err"
     st=$?
@@ -97,6 +100,18 @@ pass() { # NP PROG ARGS...
     fi
 }
 
+# Whether every pattern of REGEX (joined by ' && ') is on the case's stderr;
+# each one missing is noted there.
+on_stderr() { # REGEX
+    local rest=$1 pat found=0
+    while [ -n "$rest" ]; do
+        pat=${rest%% && *}
+        [ "$pat" = "$rest" ] && rest="" || rest=${rest#* && }
+        grep -Eq -- "$pat" "$log/err" || { found=1; echo "        not on stderr: /$pat/" >>"$log/err"; }
+    done
+    return $found
+}
+
 # Runs PROG and checks its exit status (WANT: 0, 1 or 255) and stderr against
 # REGEX (patterns joined by ' && ' must all match); a non-zero WANT must also
 # be an MPI_Abort by the launcher's account: a plain exit or a crash is not.
@@ -105,13 +120,9 @@ expect() { # WANT NP REGEX PROG ARGS...
     shift 3
     built "$1" || return
     mpi "$fail_limit" "$np" "$@"
-    local st=$? ok=1 pat rest=$re
+    local st=$? ok=1 rest=$re
     [ "$want" -ne 0 ] && rest="$rest && $LAUNCH_ABORT_RE"
-    while [ -n "$rest" ]; do
-        pat=${rest%% && *}
-        [ "$pat" = "$rest" ] && rest="" || rest=${rest#* && }
-        grep -Eq -- "$pat" "$log/err" || { ok=0; echo "        not on stderr: /$pat/" >>"$log/err"; }
-    done
+    on_stderr "$rest" || ok=0
     if [ "$want" -ne 0 ] && grep -Eq -- "$LAUNCH_EXIT_RE" "$log/err"; then
         ok=0
         echo "        a process exited with a non-zero status instead of calling MPI_Abort" >>"$log/err"
@@ -130,6 +141,21 @@ expect() { # WANT NP REGEX PROG ARGS...
 warn() { expect 0 "$@"; }
 fail() { expect 1 "$@"; }
 abort() { expect 255 "$@"; }
+
+# A hang that the library reports and waits on: PROG must still be running
+# after SECS seconds (the launcher is then stopped: exit status 124), with
+# REGEX on stderr (patterns joined by ' && ').
+hang() { # NP SECS REGEX PROG ARGS...
+    local np=$1 secs=$2 re=$3 t0=$SECONDS
+    shift 3
+    built "$1" || return
+    mpi "$secs" "$np" "$@"
+    local st=$? ok=1
+    on_stderr "$re" || ok=0
+    [ $st -eq 124 ] || { ok=0; echo "        exit status $st: it should still wait after $secs s (124)" >>"$log/err"; }
+    local name="$1 ${*:2} (np=$np, still waiting after $secs s with /$re/, $((SECONDS - t0)) s)"
+    [ $ok = 1 ] && report ok "$name" || report bad "$name"
+}
 
 echo "MPI tests in $dir"
 . "${MPI_CASES:-$(dirname "$0")/mpi-cases.sh}"

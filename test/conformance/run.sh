@@ -19,7 +19,9 @@
 # level (1; the reference reports 0), proving the preload took effect.
 #
 # BLACS_TESTER_DIR is the testers' folder (Debian: .../scalapack/openmpi-tests,
-# or mpich-tests for MPICH's); MPIRUN the launcher (tools/launcher.sh).
+# or mpich-tests for MPICH's); MPIRUN the launcher (tools/launcher.sh);
+# CONFORMANCE_ENV="VAR=VALUE ..." more variables for the processes (make
+# stress: the testing aid BLACS_PERTURB).
 set -u
 lib=$(readlink -f "$1")
 letters=$("$2" --letters)
@@ -61,7 +63,8 @@ for tester in xCbtest xFbtest; do
         grep -q "^${#letters} *Number of topologies" "$work/$f" || { echo "conformance: $f not rewritten"; exit 1; }
     done
     t0=$SECONDS
-    launcher_cmd "$np" GFORTRAN_UNBUFFERED_PRECONNECTED=y LD_PRELOAD="$lib"
+    # shellcheck disable=SC2086 # CONFORMANCE_ENV="VAR=VALUE ...": split on purpose
+    launcher_cmd "$np" GFORTRAN_UNBUFFERED_PRECONNECTED=y LD_PRELOAD="$lib" ${CONFORMANCE_ENV:-}
     launcher_direct "$work/ranks"
     (cd "$work" && timeout -k 10 900 "${LAUNCH_CMD[@]}" "$bindir/$tester" >out.txt 2>err.txt)
     rc=$?
