@@ -106,4 +106,17 @@ for f in "" "$work/tune/model"; do
     took[${#took[@]}]=$(sed -n 's/^simbench: Cblacs_gridinit took \([0-9.]*\) us.*/\1/p' "$work/tune/init.log")
 done
 echo "sim-check: blacs-tune found nodes16's alpha and beta; Cblacs_gridinit on 32 processes: ${took[0]} us measuring, ${took[1]} us with its file"
+# every algorithm forced on random platforms (sim/sweep.sh), short: two
+# platforms of 16 to 32 processes (by node and round robin), the default
+# and two forced runs each, no deadlock and no wrong element
+SIM_SWEEP_SEEDS="104 105" SIM_SWEEP_PMAX=32 SIM_SWEEP_FORCED=2 SIM_SWEEP_TOPS=_IS SIM_SWEEP_OUT="$work/sweep" \
+    bash sim/sweep.sh >"$work/sweep.log" 2>&1 || { cat "$work/sweep.log" >&2; fail "the sweep"; }
+[ "$(grep -c '| ok |' "$work/sweep/summary.md")" = 2 ] || fail "the sweep: expected 2 platforms"
+# and it catches a deadlock (the last process waits for a message no one sends)
+if SIM_SWEEP_SEEDS=104 SIM_SWEEP_PMAX=32 SIM_SWEEP_FORCED=0 SIM_SWEEP_TOPS=_ SIM_SWEEP_ARGS=--inject-hang \
+    SIM_SWEEP_OUT="$work/sweep-hang" bash sim/sweep.sh >"$work/sweep-hang.log" 2>&1; then
+    fail "an injected deadlock went unnoticed"
+fi
+grep -q ": DEADLOCK |" "$work/sweep-hang/summary.md" || fail "the injected deadlock is not reported as one"
+echo "sim-check: $(tail -1 "$work/sweep.log")"
 echo "sim-check: all passed in $((SECONDS - t0)) s"

@@ -8,10 +8,14 @@
 #                    p = 256 on sim/nodes16.xml placed by node and round robin, TOPs
 #                    ' ' I S M H T 1, 8 B .. 8 MiB, against the fastest of SMPI's ompi,
 #                    mpich and mvapich2 collectives; results/sim-nodes-<date>/table.md
-#                    (about 2 hours on 2 shared cores: 27 min by node, 82 round robin)
+#                    (about 2 hours on 2 shared cores: 27 min by node, 82 round robin),
+#                    then the whole of make sim-sweep
 #   make sim-check   a p = 16 smoke run, the determinism check, a fault that must be
-#                    caught, the analysis, a p = 32 run on nodes16, and a p = 16 run of
-#                    the simulated lu (sim/lu-check.sh) (under a minute)
+#                    caught, the analysis, a p = 32 run on nodes16, two random platforms
+#                    with every algorithm forced in turn (sim/sweep.sh), and a p = 16 run
+#                    of the simulated lu (sim/lu-check.sh) (2-3 minutes)
+#   make sim-sweep   every algorithm on 30 random platforms of 16-1024 processes:
+#                    deadlock freedom and every element checked (sim/sweep.sh; hours)
 #   make sim-lu      examples/lu.c at scale, its BLAS as simulated time (sim/lu.sh):
 #                    p = 256 on the flat cluster and nodes16, every row TOP, look-ahead
 #                    0 and 1 (options SIM_LU_*, sim/README.md; 10-20 min a run here)
@@ -93,19 +97,24 @@ $(SIM_B)/lu: examples/lu.c examples/distrib.c examples/distrib.h sim/lu_simblas.
 
 SIM_BINS := $(SIM_B)/simbench $(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)
 
-.PHONY: sim sim-nodes sim-check sim-build sim-lu sim-lu-rates
+.PHONY: sim sim-nodes sim-check sim-build sim-lu sim-lu-rates sim-sweep
 
 sim-build: $(SIM_BINS)
 
 sim: $(SIM_BINS)
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" SIM_REF="$(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)" bash sim/run.sh
 
-sim-nodes: $(SIM_BINS)
+sim-nodes: $(SIM_BINS) $(B)/tools/topo_table
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" SIM_REF="$(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)" bash sim/nodes.sh
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/sweep.sh
 
-sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune $(SIM_B)/lu
+sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune $(SIM_B)/lu $(B)/tools/topo_table
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/check.sh
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/lu-check.sh
+
+# every algorithm on random platforms (sim/sweep.sh; options SIM_SWEEP_*)
+sim-sweep: $(SIM_B)/simbench $(B)/tools/topo_table
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/sweep.sh
 
 # examples/lu.c at scale (sim/lu.sh; options SIM_LU_*, sim/README.md)
 sim-lu: $(SIM_B)/lu

@@ -83,7 +83,8 @@ typedef struct {
     const char *impl, *mpi_impl, *csv;
     double private_max; /* p * bytes above this: partially shared vectors */
     int unchecked_combines;
-    int inject; /* --inject-fault: corrupt one received element, to test the checks */
+    int inject; /* --inject-fault: corrupt one received element, to test the checks;
+                   2, --inject-hang: the last process skips a broadcast (a deadlock) */
 } config;
 
 static int me, np, ctxt;
@@ -220,9 +221,11 @@ static double measure(const config *c, int op, char top, double *a, size_t n, in
         unsigned s = ++*salt;
         fill(a, nc, op, me == 0, s);
         double t0 = start_together(1e-3);
+        if (c->inject == 2 && op == OP_BCAST && me == np - 1) /* waits for a message never sent */
+            MPI_Recv(a, 1, MPI_DOUBLE, 0, 12345, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         run_op(op, top, a, n);
         t = MPI_Wtime() - t0;
-        if (c->inject && timed && me == (op == OP_REDUCE ? 0 : np - 1))
+        if (c->inject == 1 && timed && me == (op == OP_REDUCE ? 0 : np - 1))
             a[0] += 1; /* the first element: checked in every layout */
         if (!unchecked)
             verify(a, nc, op, s, what);
@@ -322,12 +325,13 @@ static void usage(void)
                "bcast,allreduce,reduce]\n"
                "                [--mpi yes|no|only] [--impl NAME] [--mpi-impl NAME] [--csv FILE]\n"
                "                [--private-max BYTES]\n"
-               "                [--unchecked-combines] [--inject-fault]\n"
+               "                [--unchecked-combines] [--inject-fault] [--inject-hang]\n"
                "  '_' in --tops is the blank (default) TOP.  Vectors of p * bytes > --private-max\n"
                "  (default 2G) are partially shared: only their first element is checked.\n"
                "  --mpi only: the MPI collectives alone; --mpi-impl: their impl column (default mpi).\n"
                "  --unchecked-combines: the run shares the library's buffers, sums cannot be checked.\n"
-               "  --inject-fault: corrupt one element after the first timed operation (must fail).\n");
+               "  --inject-fault: corrupt one element after the first timed operation (must fail).\n"
+               "  --inject-hang: the last process skips its first broadcast (a deadlock: must fail).\n");
 }
 
 static void parse(config *c, int argc, char **argv)
@@ -353,6 +357,9 @@ static void parse(config *c, int argc, char **argv)
             continue;
         } else if (strcmp(o, "--inject-fault") == 0) {
             c->inject = 1;
+            continue;
+        } else if (strcmp(o, "--inject-hang") == 0) {
+            c->inject = 2;
             continue;
         }
         if (v == NULL)
