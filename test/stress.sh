@@ -38,11 +38,13 @@
 # seed in turn), STRESS_NP ("4 6"), STRESS_PROGRAMS (a grep -E pattern on
 # the ScaLAPACK programs' names; all by default), STRESS_SHARE ("K/N": of
 # the ScaLAPACK programs, the I-th of the list runs on the J-th process
-# count only where (I + J) mod N = K; "0/1", every program on every count,
-# by default; CI runs "0/2" on Open MPI and "1/2" on MPICH, so that each
-# program runs on 4 processes under one MPI and on 6 under the other),
-# STRESS_PARTS ("scalapack blacs own"), STRESS_TIMEOUT (seconds a ScaLAPACK program may take,
-# 600: the slowest take about 100 s on an idle 2-core machine),
+# count (both from 0) only where (I + J) mod N = K; "0/1", every program on every count,
+# by default; "0/2" on one MPI and "1/2" on the other run each program
+# on 4 processes under one and on 6 under the other; CI runs "0/4" on Open
+# MPI and "2/4" on MPICH: every program once),
+# STRESS_PARTS ("scalapack blacs own"), STRESS_TIMEOUT (seconds a
+# ScaLAPACK program may take, 600: the slowest take about 100 s on an idle
+# 2-core machine),
 # BLACS_TESTER_DIR (Debian's openmpi-tests or mpich-tests folder), MPIRUN.
 set -u
 # LIB "reference": ScaLAPACK's programs alone, on the BLACS inside ScaLAPACK
