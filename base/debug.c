@@ -19,16 +19,11 @@ static _Thread_local double waited;
  * anything else is an error naming the variable. */
 static void stats_setting(const char *s)
 {
-    static const char *const on[] = {"1", "yes", "true", "on", NULL}, *const off[] = {"",      "0",   "no",
-                                                                                      "false", "off", NULL};
-    for (int i = 0; s != NULL && on[i] != NULL; i++)
-        if (strcasecmp(s, on[i]) == 0) {
-            settings.stats = 1;
-            return;
-        }
-    for (int i = 0; s == NULL || off[i] != NULL; i++)
-        if (s == NULL || strcasecmp(s, off[i]) == 0)
-            return;
+    int on = s == NULL ? 0 : blx_parse_switch(s);
+    if (on >= 0) {
+        settings.stats = on;
+        return;
+    }
     size_t n = strlen(s);
     if (strchr(s, '/') == NULL && (n < 4 || strcasecmp(s + n - 4, ".csv") != 0))
         blx_fatal(

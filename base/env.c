@@ -57,6 +57,17 @@ int blx_parse_seconds(const char *text, double *out)
     return 0;
 }
 
+int blx_parse_switch(const char *text)
+{
+    static const char *const words[] = {"0", "no", "false", "off", "1", "yes", "true", "on"};
+    if (*text == '\0')
+        return 0;
+    for (int i = 0; i < 8; i++)
+        if (strcasecmp(text, words[i]) == 0)
+            return i / 4;
+    return -1;
+}
+
 size_t blx_env_bytes(const char *name, size_t dflt)
 {
     const char *s = getenv(name);

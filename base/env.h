@@ -26,5 +26,8 @@ BLX_INTERNAL int blx_env_word(const char *name, int dflt, const char *const *wor
  * is not a value of that kind. */
 BLX_INTERNAL int blx_parse_bytes(const char *text, size_t *out);
 BLX_INTERNAL int blx_parse_seconds(const char *text, double *out);
+/* A switch, case-insensitive: 1, yes, true, on give 1; 0, no, false, off
+ * and the empty text give 0; anything else -1. */
+BLX_INTERNAL int blx_parse_switch(const char *text);
 
 #endif

@@ -16,6 +16,16 @@
  * BLACS the others, and grids made by one are unknown to the other (every
  * entry point reaches blx_init, which takes this object in).  The
  * library's link name keeps the shared library needed (link/keep.c).
+ *
+ * Two more mistakes that would otherwise run on, wrongly:
+ * - The library built for one MPI loaded into a program of the other (the
+ *   MPICH build preloaded into an Open MPI program, or the reverse): both
+ *   MPIs end up in the process, and the program's calls and this library's
+ *   reach different ones.  Found when the library is loaded, by a name only
+ *   the other family's library defines.
+ * - A program started by another MPI's launcher: each process starts as a
+ *   1-process job.  Found in the first BLACS call: MPI_COMM_WORLD has one
+ *   process where the launcher's variables say it started more.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -24,6 +34,8 @@
 #include <string.h>
 #include <sys/auxv.h>
 
+#include "../base/env.h"
+#include "../base/report.h"
 #include "internal.h"
 
 /* Names the callers of every family use, C and Fortran. */
@@ -43,10 +55,63 @@ static int launcher_rank(void)
     return -1;
 }
 
+/* BLACS_QUIET as a switch; a value that is not one stops every process. */
 static int quiet(void)
 {
     const char *q = getenv("BLACS_QUIET");
-    return q != NULL && *q != '\0' && strcmp(q, "0") != 0;
+    int on = q == NULL ? 0 : blx_parse_switch(q);
+    if (on < 0)
+        blx_fatal(-1, "BLACS_QUIET", "'%s' is not a switch: 1, yes, true, on; or 0, no, false, off, empty",
+                  q);
+    return on;
+}
+
+/* The MPI this library was built for, and a name only the other family's
+ * library defines (Open MPI's communicator object; MPICH's, and its
+ * derivatives', error-code constructor).  SMPI and others: no check. */
+#if defined(OMPI_MAJOR_VERSION)
+static const char *const mpi_mine = "Open MPI", *const mpi_other = "MPICH",
+                         *const other_mark = "MPIR_Err_create_code", *const other_lib = "libblacs-mpich";
+#elif defined(MPICH_VERSION)
+static const char *const mpi_mine = "MPICH", *const mpi_other = "Open MPI",
+                         *const other_mark = "ompi_mpi_comm_world", *const other_lib = "libblacs-openmpi";
+#else
+static const char *const mpi_mine = "", *const mpi_other = "", *const other_mark = "", *const other_lib = "";
+#endif
+
+static void check_flavour(void)
+{
+    Dl_info where;
+    void *p = *other_mark != '\0' ? dlsym(RTLD_DEFAULT, other_mark) : NULL;
+    if (p == NULL)
+        return;
+    if (launcher_rank() <= 0) {
+        fprintf(stderr,
+                "BLACS ERROR: this BLACS library is built for %s, but %s is in this program too (%s is "
+                "defined by %s): the program's MPI calls and the library's would reach different MPIs.  "
+                "Use the library built for the program's MPI (%s).\n",
+                mpi_mine, mpi_other, other_mark,
+                dladdr(p, &where) != 0 && where.dli_fname ? where.dli_fname : "another object", other_lib);
+        fflush(stderr);
+    }
+    exit(1);
+}
+
+void blx_bind_check_launcher(int world_size)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
+    for (size_t i = 0; world_size == 1 && i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v == NULL || atoi(v) <= 1)
+            continue;
+        if (launcher_rank() <= 0)
+            blx_fatal(-1, "BLACS_PINFO",
+                      "MPI_COMM_WORLD has 1 process, but the launcher started %s (%s=%s): the program was "
+                      "started by another MPI's launcher, and each process would run as a job of its own.  "
+                      "Start it with the launcher of the MPI it runs on (%s)",
+                      v, names[i], v, *mpi_mine != '\0' ? mpi_mine : "the one it was built with");
+        exit(1);
+    }
 }
 
 /* The first probe that resolves to another shared object than this
@@ -72,8 +137,9 @@ static const char *stranger(const char **where)
 
 __attribute__((constructor)) static void check_binding(void)
 {
+    check_flavour();
     const char *where = NULL, *name = stranger(&where);
-    if (name == NULL || quiet())
+    if (quiet() || name == NULL)
         return;
     if (launcher_rank() <= 0) {
         Dl_info mine;

@@ -103,6 +103,10 @@ BLX_INTERNAL void blx_init(void);
 /* bind.c: the check made when the library is loaded (blx_init calls this,
  * so that a static link takes the check in too). */
 BLX_INTERNAL int blx_bind_checked(void);
+/* bind.c: stops every process when MPI_COMM_WORLD has one process but the
+ * launcher says it started more (another MPI's launcher: every process
+ * would run as a job of its own). */
+BLX_INTERNAL void blx_bind_check_launcher(int world_size);
 /* The context behind a handle, or a fatal error naming the routine.  Also
  * polls the send-buffer queue, as every BLACS call does. */
 BLX_INTERNAL blx_ctx *blx_ctx_get(int ctxt, const char *routine);

@@ -53,6 +53,7 @@ void blx_init(void)
         MPI_Init(NULL, NULL);
     MPI_Comm_rank(MPI_COMM_WORLD, &blx_g.world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &blx_g.world_size);
+    blx_bind_check_launcher(blx_g.world_size);
     int *ub = NULL;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     blx_g.tag_ub = (flag && ub) ? *ub : 32767;
