@@ -118,7 +118,7 @@ ASAN_LIB := $(B)/asan/libblacs.a
         uninstall clean topo-table examples example-tests lu-compare install-check lint format mpi-flavour \
         mangling-check ilp64-tests man-check dist distcheck app-compare stress
 
-all: lib
+all: lib $(B)/tools/blacs-tune
 lib: $(SOLINK) $(ALIB) $(SOLINK64) $(ALIB64)
 
 $(B)/tools/ucx_idle.so: tools/ucx_idle.c
@@ -327,15 +327,23 @@ format:
 
 # The manual pages (man/): they render without a warning, every routine
 # name has one, and their synopses are blacs.h's prototypes.
-man-check:
-	bash test/man-check.sh man
+man-check: $(SOLIB)
+	bash test/man-check.sh man $(SOLIB)
 
-# The release tarball: what git holds at HEAD, as libblacs-$(VERSION)/.
-# distcheck builds it, unpacks it in a fresh folder and runs make check there.
-DIST := libblacs-$(VERSION)
+# The release tarball, libblacs-$(VERSION)/: in a git checkout what git
+# holds at HEAD, in an unpacked tarball its files (no build folders, no
+# tarballs).  Named -dev where NEWS's top section is Unreleased (make lint
+# checks that NEWS and blacs.h agree; doc/release.md).  Written under a
+# temporary name, so that a failure leaves no tarball.  distcheck builds
+# it, unpacks it in a fresh folder and runs make check there.
+DIST := libblacs-$(VERSION)$(if $(shell grep -m1 -x 'Unreleased' NEWS),-dev)
 dist:
-	git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST).tar.gz HEAD
-	@echo "dist: $(DIST).tar.gz ($$(git rev-parse --short HEAD))"
+	@rm -f $(DIST).tar.gz $(DIST).tar.gz.tmp
+	$(Q)if [ -d .git ]; then git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST).tar.gz.tmp HEAD; \
+	else tar -czf $(DIST).tar.gz.tmp --transform 's,^,$(DIST)/,' \
+	    $$(ls -A | grep -v -x -E 'build|build-.*|.*\.tar\.gz(\.tmp)?'); fi && \
+	mv $(DIST).tar.gz.tmp $(DIST).tar.gz || { rm -f $(DIST).tar.gz.tmp; exit 1; }
+	@echo "dist: $(DIST).tar.gz ($$( [ -d .git ] && git rev-parse --short HEAD || echo 'from this folder'))"
 distcheck: dist
 	@dir=$$(mktemp -d) && tar -xzf $(DIST).tar.gz -C $$dir && \
 	    $(MAKE) -C $$dir/$(DIST) check MPI=$(MPI) && rm -rf $$dir && \
@@ -385,7 +393,7 @@ $(B)/tools/topo_table: tools/topo_table.c $(ALIB)
 	$(call say,CC,$<)
 	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< $(ALIB) -lm
 
-# blacs-tune: measures the machine and writes a tuning file (README).
+# blacs-tune: measures the machine and writes a tuning file (doc/guide.md).
 $(B)/tools/blacs-tune: tools/blacs_tune.c $(ALIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
@@ -538,9 +546,25 @@ PC_SED = -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|
 PC_LP64  = -e 's|@LIBNAME@|$(LIBNAME)|g; s|@INTEGERS@|LP64: 32-bit INTEGER|; s|@ILP64_CFLAGS@||'
 PC_ILP64 = -e 's|@LIBNAME@|$(LIBNAME64)|g; s|@INTEGERS@|ILP64: 64-bit INTEGER|; s|@ILP64_CFLAGS@| -DBLACS_ILP64|'
 
+# make install installs what make built and never rebuilds it with the
+# install's flags (a packager's CFLAGS and LDFLAGS would be lost).  The one
+# setting compiled in that an install names too is the tuning file's place,
+# SYSCONFDIR (PREFIX/etc by default): where the build's differs, install
+# stops before it copies anything.  Built nothing yet: install builds.
+BUILT_SYSCONFDIR := $(if $(filter install,$(MAKECMDGOALS)),$(shell cat $(B)/sysconfdir 2>/dev/null))
+ifneq ($(BUILT_SYSCONFDIR),)
+ifneq ($(BUILT_SYSCONFDIR),$(SYSCONFDIR))
+$(error make install: $(B)/ was built with SYSCONFDIR=$(BUILT_SYSCONFDIR) (its library reads \
+$(BUILT_SYSCONFDIR)/blacs/model), this install has SYSCONFDIR=$(SYSCONFDIR) (from PREFIX=$(PREFIX)). \
+make install does not rebuild: give make the install's PREFIX (and SYSCONFDIR) and your flags, then \
+install, e.g. make PREFIX=/usr SYSCONFDIR=/etc CFLAGS=... LDFLAGS=... && make install PREFIX=/usr \
+SYSCONFDIR=/etc DESTDIR=...)
+endif
+endif
+
 install: lib $(B)/tools/blacs-tune
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(CMAKEDIR) \
-	    $(DESTDIR)$(MAN3DIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BINDIR)
+	    $(DESTDIR)$(MAN3DIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/blacs
 	install -m 755 $(B)/tools/blacs-tune $(DESTDIR)$(BINDIR)/blacs-tune-$(MPI)
 	install -m 755 $(SOLIB) $(SOLIB64) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SOLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -554,6 +578,8 @@ install: lib $(B)/tools/blacs-tune
 	sed $(CMAKE_SED) link/blacsConfigVersion.cmake.in >$(DESTDIR)$(CMAKEDIR)/blacsConfigVersion.cmake
 	sed $(CMAKE_SED) link/blacs-targets.cmake.in >$(DESTDIR)$(CMAKEDIR)/blacs-$(MPI)-targets.cmake
 	install -m 644 man/*.3 $(DESTDIR)$(MAN3DIR)/
+	sh tools/man-aliases.sh | while read -r name fam; do \
+	    echo ".so man3/$$fam.3" >$(DESTDIR)$(MAN3DIR)/$$name.3; done
 	install -m 644 man/*.1 $(DESTDIR)$(MAN1DIR)/
 ifeq ($(UNFLAVOURED),yes)
 	ln -sf lib$(LIBNAME).so $(DESTDIR)$(LIBDIR)/libblacs.so
@@ -581,8 +607,9 @@ uninstall:
 	    [ "$$(readlink $${f%%:*})" = "$${f#*:}" ] && rm -f $${f%%:*}; done; \
 	ls libblacs-*.so.$(SOMAJOR) >/dev/null 2>&1 || { rm -f $(DESTDIR)$(INCDIR)/blacs.h \
 	    $(DESTDIR)$(INCDIR)/blacs_ilp64.h $(DESTDIR)$(CMAKEDIR)/blacsConfig*.cmake; \
-	    for m in man/*.3; do rm -f $(DESTDIR)$(MAN3DIR)/$${m#man/}; done; \
-	    for m in man/*.1; do rm -f $(DESTDIR)$(MAN1DIR)/$${m#man/}; done; }
+	    for m in $(CURDIR)/man/*.3; do rm -f $(DESTDIR)$(MAN3DIR)/$${m##*/}; done; \
+	    sh $(CURDIR)/tools/man-aliases.sh | while read -r n f; do rm -f $(DESTDIR)$(MAN3DIR)/$$n.3; done; \
+	    for m in $(CURDIR)/man/*.1; do rm -f $(DESTDIR)$(MAN1DIR)/$${m##*/}; done; }
 
 clean:
 	rm -rf $(B)

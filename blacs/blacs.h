@@ -5,7 +5,7 @@
  * Drop-in for the reference BLACS shipped inside ScaLAPACK: the prototypes
  * below are the reference's own (BLACS 1.1, MPI flavour), with every integer
  * spelled blacs_int (below): int in the LP64 library, the reference's ABI.  The
- * comments document this library's behaviour; README.md lists where it
+ * comments document this library's behaviour; doc/guide.md lists where it
  * departs from the reference on purpose.
  *
  * The model.  The processes of a BLACS context form a logical NPROW x NPCOL
@@ -35,7 +35,7 @@
 /* The library's version (also Cblacs_version, pkg-config --modversion,
  * find_package(blacs VERSION), the shared library's file name). */
 #define BLACS_VERSION_MAJOR 1
-#define BLACS_VERSION_MINOR 1
+#define BLACS_VERSION_MINOR 2
 #define BLACS_VERSION_PATCH 0
 
 /* Only MPI's C interface: Open MPI's and MPICH's mpi.h otherwise bring in
@@ -160,7 +160,7 @@ extern "C" {
  *         default 0 .. MPI_TAG_UB.  set: used by grids created afterwards,
  *         must hold at least 6 IDs within 0 .. MPI_TAG_UB (otherwise a
  *         warning and no change) and be the same everywhere.  ConTxt ignored.
- *     2   get: the debug level, BLACS_DEBUG (0-3, default 1; README,
+ *     2   get: the debug level, BLACS_DEBUG (0-3, default 1; doc/guide.md,
  *         "Debugging a BLACS program").  ConTxt ignored.
  *     10  get: a system context for the grid ConTxt, from which new grids
  *         over its processes can be made; it dies with that grid.
@@ -271,7 +271,7 @@ void Cfree_blacs_system_handle(blacs_int ISysCtxt);
  *             'T'      tree with BLACS_SET 12 / 14 branches
  *           Anything else is fatal.  All processes of the scope must pass
  *           the same TOP and hold the same BLACS_SET 11-14 values.  The
- *           table in README.md says what each letter does exactly.
+ *           table in doc/guide.md says what each letter does exactly.
  *
  * Matching.  Messages between two processes of a grid are received in the
  * order they were sent, whatever their type and shape; a receive always

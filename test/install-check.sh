@@ -30,6 +30,11 @@
 #   7. the manual pages are installed (man/, test/man-check.sh checks them);
 #   8. blacs-tune, under its flavoured name, and the library look for the
 #      tuning file under the prefix installed to.
+#   9. the checks at start-up: BLACS_QUIET takes only switches; the library
+#      preloaded into a program of the other MPI, and a program started by
+#      the other MPI's launcher, stop with a BLACS ERROR (where the other MPI
+#      is installed).
+# 0. comes first: the install under test is a packager's two-step build.
 # MPI, MPICC, MPIRUN, B (the build folder) and SCALAPACK come from make.
 set -eu
 MPI=${MPI:-openmpi}
@@ -44,10 +49,35 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 fail() { echo "install-check: $*"; exit 1; }
 
-make -s install MPI="$MPI" B="$B" MPICC="$MPICC" PREFIX=/opt/blacs DESTDIR="$stage" >/dev/null
+# 0. a packager's two steps, in a build folder of their own: make with their
+# flags (hardening: BIND_NOW, RELRO) and the install's prefix, then make
+# install, which must rebuild nothing; an install under another prefix is
+# refused (the tuning file's place is compiled in) and copies nothing.
+pkgb=$stage/build
+pkg=(MPI="$MPI" B="$pkgb" MPICC="$MPICC" PREFIX=/opt/blacs)
+make -s all "${pkg[@]}" CFLAGS="-O2 -g" LDFLAGS="-Wl,-z,relro -Wl,-z,now" >"$stage/make.out" 2>&1 ||
+    { cat "$stage/make.out"; fail "the packager's make (CFLAGS, LDFLAGS, PREFIX) failed"; }
+make -s install "${pkg[@]}" DESTDIR="$stage" >"$stage/install.out" 2>&1 ||
+    { cat "$stage/install.out"; fail "make install after the packager's make failed"; }
+! grep -E '^  (CC|CC-64|LD|AR) ' "$stage/install.out" || fail "make install rebuilt what make had built"
 root=$stage/opt/blacs
-[ -e "$root/lib/pkgconfig/$name.pc" ] || fail "no $name.pc installed"
 version=$(sed -n 's/^Version: //p' "$root/lib/pkgconfig/$name.pc")
+for f in "lib/lib$name.so.$version" "lib/lib$name64.so.$version" "bin/blacs-tune-$MPI"; do
+    readelf -d "$root/$f" | grep -q -E 'FLAGS.*\bNOW\b|BIND_NOW' || fail "$f: no BIND_NOW (the packager's LDFLAGS lost)"
+    readelf -l "$root/$f" | grep -q GNU_RELRO || fail "$f: no RELRO segment"
+done
+readelf -d "$B/lib$name.so.$version" | grep -q -E 'FLAGS.*\bNOW\b|BIND_NOW' ||
+    echo "install-check:    (the control: $B/'s library, built without -z now, has no BIND_NOW)"
+if make -s install "${pkg[@]}" PREFIX=/usr DESTDIR="$stage/wrong" >"$stage/wrong.out" 2>&1; then
+    fail "make install PREFIX=/usr of a build made for /opt/blacs ran"
+fi
+grep -q "SYSCONFDIR=/opt/blacs/etc.*this install has SYSCONFDIR=/usr/etc.*make install does not rebuild" \
+    "$stage/wrong.out" || { cat "$stage/wrong.out"; fail "the refused install does not say why"; }
+[ ! -e "$stage/wrong" ] || fail "the refused install copied something"
+[ -d "$root/etc/blacs" ] || fail "make install did not make etc/blacs (where blacs-tune -o writes)"
+echo "install-check: 0. make with a packager's flags, then make install: nothing rebuilt; BIND_NOW and RELRO" \
+    "kept; an install under another prefix refused"
+[ -e "$root/lib/pkgconfig/$name.pc" ] || fail "no $name.pc installed"
 for f in include/blacs.h lib/lib$name.a lib/lib$name.so lib/lib$name.so.1 lib/lib$name.so.$version \
     lib/pkgconfig/$name.pc include/blacs_ilp64.h lib/lib$name64.a lib/lib$name64.so lib/lib$name64.so.1 \
     lib/lib$name64.so.$version lib/pkgconfig/$name64.pc lib/lib$name-keep.o lib/lib$name64-keep.o \
@@ -78,7 +108,8 @@ fi
 others=$(cd "$root" && find . -type f -o -type l | grep -v -e "$name" -e "$name64" -e '^./include/blacs.h$' \
     -e "^./bin/blacs-tune\(-$MPI\)\?$" -e '^./share/man/man1/blacs-tune\.1$' \
     -e '^./include/blacs_ilp64.h$' -e '^./lib/libblacs\(64\)\?\.\(so\|a\)$' -e '^./lib/pkgconfig/blacs\(64\)\?\.pc$' \
-    -e '^./lib/cmake/blacs/blacsConfig\(Version\)\?\.cmake$' -e '^./share/man/man3/blacs.*\.3$' || true)
+    -e '^./lib/cmake/blacs/blacsConfig\(Version\)\?\.cmake$' -e '^./share/man/man3/blacs.*\.3$' |
+    grep -v -x -F -f <(sh "$here/../tools/man-aliases.sh" | awk '{print "./share/man/man3/" $1 ".3"}') || true)
 [ -z "$others" ] || fail "installed names without the flavour: $others"
 grep -q '^libdir=/opt/blacs/lib$' "$root/lib/pkgconfig/$name.pc" || fail "bad libdir in $name.pc"
 
@@ -137,6 +168,15 @@ stops() { # EXE WHAT [QUIET]: EXE must stop at start-up with the BLACS ERROR; wi
     [ -n "${3:-}" ] || return 0
     launcher_cmd 2 BLACS_QUIET=1
     "${LAUNCH_CMD[@]}" "$1" >"$stage/run.out" 2>&1 || { cat "$stage/run.out"; fail "$2: BLACS_QUIET=1 did not run"; }
+    launcher_cmd 2 BLACS_QUIET=Yes
+    "${LAUNCH_CMD[@]}" "$1" >"$stage/run.out" 2>&1 || { cat "$stage/run.out"; fail "$2: BLACS_QUIET=Yes did not run"; }
+    launcher_cmd 2 BLACS_QUIET=off
+    if "${LAUNCH_CMD[@]}" "$1" >"$stage/run.out" 2>&1; then fail "$2: BLACS_QUIET=off ran it"; fi
+    grep -q "would go to another BLACS" "$stage/run.out" || { cat "$stage/run.out"; fail "$2: BLACS_QUIET=off: no BLACS ERROR"; }
+    launcher_cmd 2 BLACS_QUIET=bogus
+    if "${LAUNCH_CMD[@]}" "$1" >"$stage/run.out" 2>&1; then fail "$2: BLACS_QUIET=bogus ran it"; fi
+    grep -q "BLACS_QUIET: 'bogus' is not a switch: 1, yes, true, on; or 0, no, false, off, empty" "$stage/run.out" ||
+        { cat "$stage/run.out"; fail "$2: BLACS_QUIET=bogus: no error naming it"; }
 }
 ours_bound() { # EXE WHAT: ScaLAPACK's BLACS calls bind to the installed library
     readelf -d "$1" | grep -q "NEEDED.*\[lib$name\.so\.1\]" || fail "$2: lib$name.so.1 was dropped"
@@ -162,8 +202,8 @@ echo "install-check:    control: lib$name.so.1 itself, by path, under --as-neede
 # shellcheck disable=SC2086
 $MPICC -Wl,--as-needed "$SL" -o "$stage/sl_rev" $SCALAPACK -L"$root/lib" -l$name -llapack -lblas -lm -Wl,-rpath,"$root/lib"
 stops "$stage/sl_rev" "ScaLAPACK linked before -l$name" quiet
-echo "install-check:    ScaLAPACK linked first: the program stops at start-up with the BLACS ERROR;" \
-    "BLACS_QUIET=1 runs it"
+echo "install-check:    ScaLAPACK linked first: the program stops at start-up with the BLACS ERROR" \
+    "(BLACS_QUIET=off too); BLACS_QUIET=1 and =Yes run it; =bogus is an error"
 
 # 3. the static archive, whole, under --as-needed; and not whole
 # shellcheck disable=SC2086
@@ -215,7 +255,7 @@ if command -v cmake >/dev/null; then
         -DCMAKE_PREFIX_PATH="$root" -DBLACS_MPI="$MPI" -DSL_SOURCE="$SL" -DCMAKE_EXE_LINKER_FLAGS=-Wl,--as-needed \
         >"$stage/cmake.log" 2>&1 || { cat "$stage/cmake.log"; fail "cmake could not configure test/cmake"; }
     cmake --build "$stage/cmake" >>"$stage/cmake.log" 2>&1 || { cat "$stage/cmake.log"; fail "cmake build failed"; }
-    grep -q "blacs found: 1.1.0 (" "$stage/cmake.log" || fail "find_package(blacs) did not report its version"
+    grep -q "blacs found: $version (" "$stage/cmake.log" || fail "find_package(blacs) did not report its version"
     ours_bound "$stage/cmake/sl_config" "5. CMake, find_package(blacs) and blacs::$name, --as-needed"
     ours_bound "$stage/cmake/sl_pkgconfig" "   CMake, pkg-config's imported targets of $name and scalapack-$MPI"
     stops "$stage/cmake/sl_pkgconfig_plain" "CMake, pkg-config's target and a plain ScaLAPACK after it" quiet
@@ -257,5 +297,63 @@ for m in blacs blacs_gesd2d blacs_gebs2d blacs_gsum2d blacs_gridinit blacs_gerva
     [ -e "$root/share/man/man3/$m.3" ] || fail "man page $m.3 not installed"
 done
 [ -e "$root/share/man/man1/blacs-tune.1" ] || fail "man page blacs-tune.1 not installed"
-echo "install-check: 7. $(find "$root/share/man/man3" -name '*.3' | wc -l) manual pages in share/man/man3, blacs-tune.1 in man1"
+while read -r n f; do
+    [ "$(cat "$root/share/man/man3/$n.3" 2>/dev/null)" = ".so man3/$f.3" ] || fail "man page $n.3 is not '.so man3/$f.3'"
+done < <(sh "$here/../tools/man-aliases.sh")
+if command -v man >/dev/null 2>&1; then
+    for n in dgesd2d Cdgesd2d blacs_gridinit Cblacs_gridinit dwalltime00 blacs-tune blacs; do
+        MANPATH=$root/share/man man -w "$n" >/dev/null 2>&1 || fail "man $n finds no page"
+    done
+    what=", and man finds dgesd2d, Cdgesd2d, blacs_gridinit, dwalltime00, blacs-tune"
+fi
+echo "install-check: 7. $(find "$root/share/man/man3" -name '*.3' | wc -l) manual pages in share/man/man3," \
+    "blacs-tune.1 in man1${what:-}"
+# 9. the other MPI: its program with this library preloaded; this library's
+# program under its launcher
+if [ "$MPI" = openmpi ]; then
+    other=mpich other_name=MPICH other_run=(mpiexec.mpich -n 2)
+else
+    other=openmpi other_name="Open MPI" other_run=(mpirun.openmpi --allow-run-as-root --oversubscribe -n 2)
+fi
+other_prog=/usr/lib/x86_64-linux-gnu/scalapack/$other-tests/xslu
+if [ -x "$other_prog" ]; then
+    if LD_PRELOAD=$root/lib/lib$name.so.1 "$other_prog" >"$stage/run.out" 2>&1 </dev/null; then
+        fail "this library preloaded into $other's $other_prog ran"
+    fi
+    grep -q "BLACS ERROR: this BLACS library is built for .*, but $other_name is in this program too" \
+        "$stage/run.out" || { cat "$stage/run.out"; fail "preloaded into $other's program: no BLACS ERROR"; }
+    echo "install-check: 9. preloaded into $other's xslu: $(head -c 120 "$stage/run.out")..."
+else
+    echo "install-check: 9. ($other's ScaLAPACK tests not installed: the preloaded mix not tried)"
+fi
+if command -v "${other_run[0]}" >/dev/null 2>&1; then
+    if timeout 120 "${other_run[@]}" "$stage/prog" >"$stage/run.out" 2>&1; then
+        fail "this library's program under $other's launcher ran"
+    fi
+    grep -q "MPI_COMM_WORLD has 1 process, but the launcher started 2" "$stage/run.out" ||
+        { cat "$stage/run.out"; fail "under $other's launcher: no BLACS ERROR"; }
+    [ "$(grep -c "BLACS ERROR" "$stage/run.out")" = 1 ] || fail "under $other's launcher: the error more than once"
+    echo "install-check:    under ${other_run[0]}: the BLACS ERROR, once"
+else
+    echo "install-check:    (${other_run[0]} not installed: the launcher mix not tried)"
+fi
+# 10. make uninstall takes away what install put there, and nothing else
+echo ".TH FOREIGN 3" >"$root/share/man/man3/foreign.3"
+make -s uninstall "${pkg[@]}" DESTDIR="$stage" >/dev/null 2>&1 || fail "make uninstall failed"
+[ -e "$root/share/man/man3/foreign.3" ] || fail "make uninstall removed another package's manual page"
+left=$(cd "$root" && find . -type f -o -type l | grep -v '^./share/man/man3/foreign.3$' || true)
+[ -z "$left" ] || fail "make uninstall left: $left"
+echo "install-check: 10. make uninstall removed every file it installed, and no other"
+# 11. make dist in a git checkout, and again in the unpacked tarball (no
+# git there): the same files; a tarball only where it succeeded
+if [ -d "$here/../.git" ]; then
+    (cd "$here/.." && make -s dist MPI="$MPI") >"$stage/dist.out" 2>&1 || { cat "$stage/dist.out"; fail "make dist failed"; }
+    tarball=$(sed -n 's/^dist: \([^ ]*\.tar\.gz\) .*/\1/p' "$stage/dist.out")
+    mkdir "$stage/dist" && mv "$here/../$tarball" "$stage/dist/" && tar -xzf "$stage/dist/$tarball" -C "$stage/dist"
+    top=$stage/dist/${tarball%.tar.gz}
+    (cd "$top" && make -s dist MPI="$MPI") >"$stage/dist2.out" 2>&1 || { cat "$stage/dist2.out"; fail "make dist in the unpacked $tarball failed"; }
+    [ "$(tar -tzf "$top/$tarball" | sort)" = "$(tar -tzf "$stage/dist/$tarball" | sort)" ] ||
+        fail "make dist in the unpacked tarball packed other files than git's"
+    echo "install-check: 11. make dist: $tarball, and the same files from the unpacked tarball (no git)"
+fi
 echo "install-check: passed"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/man-check.sh - checks the manual pages (man/*.3, and the commands' man/*.1).
 #
-#   bash test/man-check.sh [MANDIR]        (MANDIR defaults to man/ of this tree)
+#   bash test/man-check.sh [MANDIR [LIBRARY]]   (MANDIR defaults to man/ of this tree)
 #
 # 1. Every page renders with groff's man macros, for a UTF-8 and for an ASCII
 #    terminal, with every warning on (-ww), without a single message: a stub
@@ -20,6 +20,12 @@
 #    in a SYNOPSIS is declared there as name_ with the same number of
 #    arguments, and every routine that blacs.h declares, C or Fortran, is in
 #    a SYNOPSIS.  A stand-in mpi.h (MPI_Comm only) makes MPI unnecessary.
+# 5. With LIBRARY (the built shared library): every name it exports, its
+#    Fortran manglings folded (dgesd2d_, DGESD2D, blacs_gridinit__ are
+#    dgesd2d and blacs_gridinit), has a page: one in MANDIR, or one that
+#    tools/man-aliases.sh names (make install writes those as stubs of
+#    their family's page, whose NAME section says what the names stand
+#    for); and every name there is exported.
 #
 # Needs groff (Debian: groff-base), sed, awk; prints
 # "man-check: N pages, no warnings" and exits 0, or names every problem and
@@ -29,6 +35,7 @@ export LC_ALL=C
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 mandir=${1:-$here/man}
+library=${2:-}
 header=$here/blacs/blacs.h
 fail=0
 problem() {
@@ -248,8 +255,28 @@ else
     done
 fi
 
+# 5. every exported name has a page
+if [ -n "$library" ]; then
+    nm -D --defined-only "$library" | awk '$2 ~ /^[TW]$/ {print $3}' | sed 's/_*$//' |
+        awk '/^[A-Z0-9_]+$/ {print tolower($0); next} {print}' | sort -u >"$tmp/exported"
+    sh "$here/tools/man-aliases.sh" >"$tmp/aliases"
+    while read -r n f; do
+        [ -f "$mandir/$f.3" ] && ! grep -q '^\.so' "$mandir/$f.3" || problem "tools/man-aliases.sh: $n's page $f.3 is not a family page"
+        [ ! -e "$mandir/$n.3" ] || problem "$n has a page in $mandir and one in tools/man-aliases.sh"
+    done <"$tmp/aliases"
+    { cut -d' ' -f1 "$tmp/aliases"; for f in "$mandir"/*.3; do basename "$f" .3; done; } | sort -u >"$tmp/paged"
+    for n in $(comm -23 "$tmp/exported" "$tmp/paged"); do
+        problem "$(basename "$library") exports $n, which has no page (add it to tools/man-aliases.sh)"
+    done
+    for n in $(comm -13 "$tmp/exported" <(cut -d' ' -f1 "$tmp/aliases" | sort -u)); do
+        problem "tools/man-aliases.sh names $n, which $(basename "$library") does not export"
+    done
+    [ -s "$tmp/exported" ] || problem "no names exported by $library"
+    names=" and $(wc -l <"$tmp/exported") exported names with a page each"
+fi
+
 if [ $fail -ne 0 ]; then
     echo "man-check: FAILED" >&2
     exit 1
 fi
-echo "man-check: $pages pages, no warnings"
+echo "man-check: $pages pages, no warnings${names:-}"

@@ -7,11 +7,15 @@
 #      the BLACS core (surface, semantics, byte layer: base/, msgid/,
 #      buffers/, blacs/ but for the diagnostics) at most 5,000; the
 #      performance layer (topologies/: algorithms, walkers, model, default)
-#      at most 2,700 (2,000 until the node-aware level, 2,600 until the sums in node slices); the diagnostics (debug levels, hang reports,
+#      at most 2,800 (2,000 until the node-aware level, 2,600 until the sums in node slices, 2,700 until the
+#      combines of radix 4 and 8); the diagnostics (debug levels, hang reports,
 #      agreement, statistics, the binding check) at most 1,000;
 #   4. every algorithm descriptor of topologies/ is a row of the one table
 #      (BLX_ALGORITHMS in topologies/topology.h), and every row has one;
-#   5. every C file formatted as .clang-format says (clang-format 14).
+#   5. every C file formatted as .clang-format says (clang-format 14);
+#   6. the version in blacs/blacs.h is NEWS's top section ("1.2.0 (date)"),
+#      or NEWS's top section is "Unreleased" and blacs.h names a version no
+#      section of NEWS has released (doc/release.md).
 set -uo pipefail
 obj=${1:-build/obj}
 cd "$(dirname "$0")/.."
@@ -115,5 +119,25 @@ else
     echo "  $(echo "$files" | wc -l) files formatted"
 fi
 rm -f "${TMPDIR:-/tmp}/lint-format.$$"
+
+echo "lint: 6. versions"
+version=$(for p in MAJOR MINOR PATCH; do sed -n "s/^#define BLACS_VERSION_$p \([0-9]*\)\$/\1/p" blacs/blacs.h; done |
+    paste -sd.)
+top=$(grep -m1 -x -E 'Unreleased|[0-9]+\.[0-9]+\.[0-9]+ \([0-9]{4}-[0-9]{2}-[0-9]{2}\)' NEWS)
+case $top in
+"$version ("*) echo "  blacs.h and NEWS: $top" ;;
+Unreleased)
+    if grep -q "^$version (" NEWS; then
+        echo "lint: NEWS has unreleased changes, but blacs.h's version $version was released already: name the next"
+        status=1
+    else
+        echo "  blacs.h: $version, NEWS: Unreleased (not released yet)"
+    fi
+    ;;
+*)
+    echo "lint: NEWS's top section is '$top', blacs.h's version $version: one of them is stale (doc/release.md)"
+    status=1
+    ;;
+esac
 [ $status = 0 ] && echo "lint: passed"
 exit $status
