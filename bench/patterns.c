@@ -35,7 +35,7 @@ void bench_die(const char *fmt, ...)
  * library may set malloc's thresholds (this one does: BLACS_MALLOC), and
  * where malloc then puts a benchmark's buffers (the heap or a mapping of
  * their own) changes how fast MPI moves them on some machines (up to 18% at
- * 4 MiB on the development machine; doc/performance.md).  Taken so, every
+ * 4 MiB on the development machine; doc/performance-history.md).  Taken so, every
  * library under test moves the same kind of memory.  The mapping's length
  * sits in the cache line before the vector. */
 #define DALLOC_HEAD 64

@@ -162,7 +162,7 @@ static blx_forced grid_forced(const char *routine, MPI_Comm comm, int vpid)
     if (vpid == 0 && text != NULL && blx_forced_parse(text, &f, why, sizeof why) != 0)
         blx_fatal(-1, routine,
                   "BLACS_ALGORITHM='%s' is not a list of operation=algorithm pairs: %s (operations bcast, "
-                  "reduce, allreduce; algorithms as the README lists them, or default)",
+                  "reduce, allreduce; algorithms as doc/guide.md lists them, or default)",
                   text, why);
     blx_check_mpi(-1, routine, MPI_Bcast(&f, sizeof f, MPI_BYTE, 0, comm), "MPI_Bcast");
     return f;

@@ -49,7 +49,7 @@ int blx_machine_node_processes(void)
  * On a node a broadcast of more than 256 bytes waits for ready notes from
  * its source's receivers (bcast.c), a latency each way, and the choices
  * made with the whole round trip ran faster in simulation than with half
- * of it (doc/performance.md); between nodes a message sent whole has no note,
+ * of it (doc/performance-history.md); between nodes a message sent whole has no note,
  * and alpha is half a round trip.  Whether one level or two is faster
  * turns on the two links' latencies (two levels take more steps, the
  * node's cheaper), so the node's alpha is measured where the grid spans

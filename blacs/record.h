@@ -1,7 +1,7 @@
 /*
  * blacs/record.h - one BLACS call, described once: the call record.
  *
- * Every communication entry point (api_c.c, api_f77.c, api_ext.c) fills a
+ * Every communication entry point (api_c.c, api_f77.c, api_comm.c) fills a
  * blx_call with what the user passed: its name, type, kind and arguments,
  * integers as the interface gave them.  blx_enter (call.h) checks and
  * decodes what the kinds share; the core of the family, the route, the

@@ -34,7 +34,7 @@ void blx_thread_enter(int ctxt, const char *routine)
         const char *other = atomic_load_explicit(&owner_call, memory_order_relaxed);
         blx_fatal(ctxt, routine,
                   "called while another thread of this process is inside %s: the BLACS take one thread "
-                  "at a time per process (README, \"Threads\"); serialize the calls, e.g. with a mutex",
+                  "at a time per process (doc/guide.md, \"Threads\"); serialize the calls, e.g. with a mutex",
                   other != NULL ? other : "the BLACS");
     }
     depth = 1;

@@ -3,7 +3,7 @@
  *
  * The library keeps per-process state (the buffer queue, the work space,
  * each grid's message-ID counters) that two threads inside it at once
- * would corrupt, even on different grids.  The rule (README, "Threads"):
+ * would corrupt, even on different grids.  The rule (doc/guide.md, "Threads"):
  * any thread may call the BLACS, one at a time; MPI must have been started
  * with at least MPI_THREAD_SERIALIZED.  The routines that communicate or
  * change grids enter and leave through here: a second thread entering

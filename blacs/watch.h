@@ -19,9 +19,10 @@
 
 #include "record.h"
 
-/* The calling thread's call from blx_enter to blx_leave (call.c), where
- * calls are watched (debug level 2 and above, or statistics): begin stamps
- * its start and keeps it, end forgets it.  A hang report describes it as a
+/* The calling thread's call from blx_enter to blx_leave (call.c): begin
+ * keeps it where a hang may be reported (debug level 1 and above) and
+ * stamps its start where calls are watched (level 2 and above, or
+ * statistics); end forgets it.  A hang report describes it as a
  * sentence, e.g. "Cdgerv2d (context 0): receiving a 4 x 1 double matrix
  * from {0,1}, message ID 12, for 61.0 s". */
 BLX_INTERNAL void blx_watch_begin(blx_call *k);

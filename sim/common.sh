@@ -30,7 +30,7 @@ SIM_MODEL=${SIM_MODEL:-}
 SIM_SELECTORS=${SIM_SELECTORS:-}
 # The library's cost model of the flat cluster (alpha 1 us, 10 GB/s, every
 # link shared by the messages in flight; no computation), read by each
-# simulated grid from the environment (README: BLACS_MODEL), unless
+# simulated grid from the environment (doc/guide.md: BLACS_MODEL), unless
 # BLACS_MODEL or SIM_MODEL says otherwise.
 FLAT_MODEL=alpha=1e-6,beta=1e-10,gamma=0,overhead=0,window=1,overlap=1
 SIM_ENV_MODEL=${BLACS_MODEL:-}

@@ -6,7 +6,7 @@
 # installed by tools/install-deps.sh; point REFERENCE_BLACS at another copy):
 # without it the check fails.
 #
-# The extension: the other manglings of the 78 Fortran names (README, "Fortran
+# The extension: the other manglings of the 78 Fortran names (doc/guide.md, "Fortran
 # compilers"; blacs/f77_names.h), derived here by the same rule from the
 # reference's name_: name (no underscore), NAME (upper case, no underscore),
 # and name__ when name contains an underscore.  173 names: 78 + 78 + 17.

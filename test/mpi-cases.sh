@@ -192,7 +192,7 @@ else
     pass 6 t_uop quick
 fi
 
-# Threads (README "Threads"): two threads per process on grids of their own,
+# Threads (doc/guide.md, "Threads"): two threads per process on grids of their own,
 # taking turns, every element checked; both inside at once: a clear error.
 pass 2 t_threads turns
 if [ "${SANITIZED:-0}" = 0 ]; then

@@ -19,7 +19,7 @@
  *   gamma         a sum of vectors of doubles (both levels)
  * on its own node (node.*) and to other nodes (net.*).  Every value is the
  * fastest of 4 tries, rounded to two significant digits.  BLACS_NODES (a
- * testing aid, README) splits the processes into "nodes" as for a grid.
+ * testing aid, doc/guide.md) splits the processes into "nodes" as for a grid.
  *
  * Then MPI's own collectives against the library's default TOP ' ' (which
  * plans with the model just measured): broadcast, sum to one and sum to

@@ -50,7 +50,7 @@
  *
  * Every member of a scope must reach the same plan, so plans depend only on
  * values all members share: the model (the same on every member of a grid,
- * see BLACS_MODEL in the README), the tree, the message size.
+ * see BLACS_MODEL in doc/guide.md), the tree, the message size.
  */
 #ifndef BLX_MODEL_H
 #define BLX_MODEL_H
@@ -71,7 +71,7 @@ typedef struct blx_model {
                         for its sender's turn on a processor (more processes than processors) */
 } blx_model;
 
-/* This machine's shared memory (the default); see the README. */
+/* This machine's shared memory (the default); see doc/guide.md. */
 BLX_INTERNAL blx_model blx_model_default(void);
 /* The default on a node where 'procs' processes share 'cpus' processors
  * (either <= 0: unknown, the plain default).  With more processes than
@@ -118,7 +118,7 @@ typedef struct blx_mpi_costs {
 /* The ratio for op on np members over nn nodes at 'bytes'; -1: nothing measured (mpi.c). */
 BLX_INTERNAL double blx_mpi_ratio(const blx_mpi_costs *t, int op, int np, int nn, size_t bytes);
 
-/* A tuning file (blacs-tune writes one; README): lines of the syntax above,
+/* A tuning file (blacs-tune writes one; doc/guide.md): lines of the syntax above,
  * lines "mpi.OP.NPxNN = BYTES:RATIO, ..." (OP bcast, reduce or allreduce;
  * sizes increasing; into *mpi, which may be NULL: such lines are then
  * checked and skipped), blank lines, and '#' to the end of a line a

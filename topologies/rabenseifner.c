@@ -52,7 +52,7 @@
  * overhead.  The pieces are radix 2's (the same cuts), so the gather and
  * the slices' pieces do not change.  Across nodes, in slices (node
  * slices), the latencies are what a sum of 64 KiB over 64 nodes pays most
- * (sim/results.md).
+ * (sim/results-history.md).
  *
  * Needs a vector that can be cut between elements (x->unit > 0), so combines
  * with locations never come here.  Coherent: each piece of the result is

@@ -1,6 +1,6 @@
 ! test/ilp64/t_wide.f90 - a program compiled with -fdefault-integer-8 but
 ! linked with the LP64 library (the misuse the LP64 library detects where it
-! can; see README, "Integers").  Every INTEGER is 64-bit here, and the
+! can; see doc/guide.md, "Integers").  Every INTEGER is 64-bit here, and the
 ! library reads 32-bit halves of them.
 !   t_wide gridmap   a 1 x 2 USERMAP read as (0, 0): a duplicate-rank
 !                    error that names the likely cause

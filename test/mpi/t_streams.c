@@ -17,7 +17,7 @@
  *
  * The sum to one along the two trees (the same streams, upwards) cannot be
  * watched so: every process feeds both trees, and one that comes late
- * holds both.  Its gain shows in simulation (sim/results.md), its
+ * holds both.  Its gain shows in simulation (sim/results-history.md), its
  * repeatable folding in t_longmsg.  Here it runs with far more pieces than
  * its receive slots hold, processes coming late: it must end, and right.
  *

@@ -1,6 +1,6 @@
 /*
  * test/mpi/t_threads.c - two threads per process, each on a grid of its
- * own, under the rule of README "Threads": one thread at a time inside the
+ * own, under the rule of doc/guide.md, "Threads": one thread at a time inside the
  * BLACS per process.
  *
  *   t_threads turns     the two threads take turns (in the same order on

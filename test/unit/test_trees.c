@@ -298,7 +298,7 @@ static void check_radix(void)
     }
 }
 
-/* Where each algorithm wins on a network, by the cost model (README's
+/* Where each algorithm wins on a network, by the cost model (doc/guide.md's
  * table): 0 broadcast, 1 leave-on-one, 2 leave-on-all. */
 static void check_network_choices(void)
 {
@@ -689,7 +689,7 @@ static void check_registry(void)
     /* one edge (2 processes): nothing to pipeline, the message goes whole
      * along the binomial tree's edge, here and on a network; a sum to one
      * takes the binomial fan-in here (measured against reduce-scatter +
-     * gather: README) */
+     * gather: doc/guide.md) */
     for (size_t n = 8; n <= (8 << 20); n *= 8) {
         CHECK(route_b(&r, ' ', 2, n, 1, 1) == 0 && r.alg == &blx_alg_general_tree,
               "%zu B broadcast on 2: %s, not the binomial tree", n, r.alg->name);
