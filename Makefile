@@ -340,8 +340,9 @@ DIST := libblacs-$(VERSION)$(if $(shell grep -m1 -x 'Unreleased' NEWS),-dev)
 dist:
 	@rm -f $(DIST).tar.gz $(DIST).tar.gz.tmp
 	$(Q)if [ -d .git ]; then git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST).tar.gz.tmp HEAD; \
-	else tar -czf $(DIST).tar.gz.tmp --transform 's,^,$(DIST)/,' \
-	    $$(ls -A | grep -v -x -E 'build|build-.*|.*\.tar\.gz(\.tmp)?'); fi && \
+	else t=$$(mktemp) && tar -czf $$t --exclude=./build --exclude='./build-*' --exclude='./*.tar.gz' \
+	    --exclude='./*.tar.gz.tmp' --transform 's,^\.,$(DIST),' . && chmod 644 $$t && mv $$t $(DIST).tar.gz.tmp || \
+	    { rm -f $$t; false; }; fi && \
 	mv $(DIST).tar.gz.tmp $(DIST).tar.gz || { rm -f $(DIST).tar.gz.tmp; exit 1; }
 	@echo "dist: $(DIST).tar.gz ($$( [ -d .git ] && git rev-parse --short HEAD || echo 'from this folder'))"
 distcheck: dist
