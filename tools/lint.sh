@@ -5,11 +5,18 @@
 #      .c file over 400 lines;
 #   3. the size budgets, in lines of code (neither blank nor only comment):
 #      the BLACS core (surface, semantics, byte layer: base/, msgid/,
-#      buffers/, blacs/ but for the diagnostics) at most 5,000; the
-#      performance layer (topologies/: algorithms, walkers, model, default)
-#      at most 2,800 (2,000 until the node-aware level, 2,600 until the sums in node slices, 2,700 until the
-#      combines of radix 4 and 8); the diagnostics (debug levels, hang reports,
-#      agreement, statistics, the binding check) at most 1,000;
+#      buffers/, blacs/ but for the diagnostics and the machine's
+#      measurement) at most 4,700; the performance code (topologies/:
+#      algorithms, walkers, model, default; and blacs/machine.c,
+#      blacs/probe.[ch]: the cost models a grid measures) at most 3,100;
+#      the diagnostics (debug levels, hang reports, agreement, statistics,
+#      the binding check) at most 1,000.  History: performance 2,000 until
+#      the node-aware level, 2,600 until the sums in node slices, 2,700
+#      until the combines of radix 4 and 8, then 2,800; on 2026-11-29
+#      machine.c and probe.[ch] (292 lines) moved from the core's count to
+#      the performance count, and 300 of budget with them (core 5,000 ->
+#      4,700, performance 2,800 -> 3,100): no line added.  A raise comes
+#      with a removal or a reason written here;
 #   4. every algorithm descriptor of topologies/ is a row of the one table
 #      (BLX_ALGORITHMS in topologies/topology.h), and every row has one;
 #   5. every C file formatted as .clang-format says (clang-format 14);
@@ -22,7 +29,7 @@ cd "$(dirname "$0")/.."
 status=0
 lib="base/*.c buffers/*.c msgid/*.c topologies/*.c blacs/*.c"
 diag="blacs/watch.[ch] blacs/agree.[ch] blacs/stats.[ch] blacs/bind.c base/debug.[ch]"
-FN_LINES=60 FN_PARAMS=8 FILE_LINES=400 CORE_LOC=5000 PERF_LOC=2800 DIAG_LOC=1000
+FN_LINES=60 FN_PARAMS=8 FILE_LINES=400 CORE_LOC=4700 PERF_LOC=3100 DIAG_LOC=1000
 
 echo "lint: 1. layers"
 bash tools/check-layers.sh "$obj" || status=1
@@ -81,9 +88,11 @@ loc() { # FILES... -> lines that are neither blank nor only comment
          END { print n + 0 }' "$@"
 }
 # shellcheck disable=SC2086
-core_files=$(ls base/*.[ch] msgid/*.[ch] buffers/*.[ch] blacs/*.[ch] | grep -v -x -F "$(ls $diag)")
+perf_files="topologies/*.[ch] blacs/machine.c blacs/probe.[ch]"
 # shellcheck disable=SC2086
-core=$(loc $core_files) perf=$(loc topologies/*.[ch]) dg=$(loc $diag)
+core_files=$(ls base/*.[ch] msgid/*.[ch] buffers/*.[ch] blacs/*.[ch] | grep -v -x -F "$(ls $diag $perf_files)")
+# shellcheck disable=SC2086
+core=$(loc $core_files) perf=$(loc $perf_files) dg=$(loc $diag)
 for b in "core:$core:$CORE_LOC" "performance:$perf:$PERF_LOC" "diagnostics:$dg:$DIAG_LOC"; do
     IFS=: read -r name n max <<<"$b"
     if [ "$n" -gt "$max" ]; then
