@@ -35,7 +35,7 @@
 /* The library's version (also Cblacs_version, pkg-config --modversion,
  * find_package(blacs VERSION), the shared library's file name). */
 #define BLACS_VERSION_MAJOR 1
-#define BLACS_VERSION_MINOR 2
+#define BLACS_VERSION_MINOR 3
 #define BLACS_VERSION_PATCH 0
 
 /* Only MPI's C interface: Open MPI's and MPICH's mpi.h otherwise bring in

@@ -118,6 +118,14 @@ static int has_init(const blx_uop *u)
     return u->iface == BLX_IFACE_C ? u->fn.c.init != NULL : u->fn.f.init != NULL;
 }
 
+/* A repeatable combine (BLACS_SET 15) of the default TOP chooses and plans
+ * with the scope's models nothing measured (machine.c): a grid's probe
+ * never changes its algorithm, and so its order of folding. */
+static int fixed(const blx_call *k)
+{
+    return k->c->topsrepeat && k->s->fixed_nodes != NULL && (k->top == NULL || *k->top == ' ');
+}
+
 static combine_plan plan_of(const blx_call *k)
 {
     combine_plan p;
@@ -137,11 +145,11 @@ static combine_plan plan_of(const blx_call *k)
                        p.unit != 0,
                        k->c->nr_co,
                        k->c->nb_co,
-                       &k->s->model,
+                       fixed(k) ? &k->s->fixed_model : &k->s->model,
                        &k->s->trees,
                        &k->s->routes,
                        &k->c->forced,
-                       k->s->nodes,
+                       fixed(k) ? k->s->fixed_nodes : k->s->nodes,
                        p.mtype != MPI_DATATYPE_NULL,
                        k->c->topsrepeat ? NULL : k->c->mpi_costs,
                        p.unit};
@@ -180,9 +188,9 @@ static void run(blx_call *k, combine_plan *p, int spread_tag)
     blx_xfer x = {.ep = blx_scope_ep(c, s, k->tag, k->name),
                   .trees = &s->trees,
                   .routes = &s->routes,
-                  .model = blx_plan_model(k),
+                  .model = fixed(k) ? &s->fixed_model : blx_plan_model(k),
                   .forced = &c->forced,
-                  .nodes = k->s->nodes,
+                  .nodes = fixed(k) ? s->fixed_nodes : s->nodes,
                   .root = k->peer < 0 ? 0 : k->peer,
                   .buf = work,
                   .bytes = p->bytes,

@@ -39,6 +39,10 @@ typedef struct blx_scope {
     blx_route_cache routes; /* the default TOP's recent choices */
     blx_nodes *nodes;       /* which members share a node (machine.c) */
     blx_model model;        /* the cost model its one-level algorithms plan with */
+    /* the same from the models nothing measured (machine.c), which
+     * repeatable combines plan with; fixed_nodes NULL: nodes is the same */
+    blx_nodes *fixed_nodes;
+    blx_model fixed_model;
 } blx_scope;
 
 typedef struct blx_ctx {

@@ -156,8 +156,10 @@ double blx_machine_node_beta(void) { return node_beta; }
  * tuning file; the network measured, where the grid spans nodes and
  * neither BLACS_MODEL nor the file gives it, and the node's alpha and beta
  * with it where neither gives any model; more processes than processors
- * on process 0's node (blx_model_crowd); BLACS_MODEL. */
-static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int *id, int np, blx_model m[2],
+ * on process 0's node (blx_model_crowd); BLACS_MODEL.  And m[2], m[3]: the
+ * same but for the measurement, which repeatable combines (BLACS_SET 15)
+ * plan with, so that a run's measurement never changes their order. */
+static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int *id, int np, blx_model m[4],
                         blx_mpi_costs *mpi)
 {
     static blx_model learned; /* process 0's measurement of the network, once a job */
@@ -169,6 +171,7 @@ static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int 
     m[1] = blx_model_network(&m[0]);
     if (vpid == 0)
         file = read_model_file(routine, m, &file_net, mpi);
+    m[2] = m[0], m[3] = m[1];
     int peer = 1, near = 1, measure = text == NULL && !file_net, measure_node = text == NULL && !file;
     while (peer < np && id[peer] == id[0])
         peer++;
@@ -190,21 +193,25 @@ static void grid_models(const char *routine, MPI_Comm comm, int vpid, const int 
         if (probe(routine, comm, vpid, near, measure_node && node_alpha == 0, PROBE_NODE, &m[0], &node_beta))
             node_alpha = m[0].alpha;
     }
-    blx_model_crowd(&m[0], procs, cpus);
-    if (procs > cpus && cpus > 0) /* folding shares the processors wherever the other end is */
-        m[1].gamma = fmax(m[1].gamma, m[0].gamma);
+    for (int l = 0; l < 4; l += 2) {
+        blx_model_crowd(&m[l], procs, cpus);
+        if (procs > cpus && cpus > 0) /* folding shares the processors wherever the other end is */
+            m[l + 1].gamma = fmax(m[l + 1].gamma, m[l].gamma);
+    }
     if (vpid == 0 && text != NULL && blx_model_parse_levels(text, &m[0], &m[1]) != 0)
         blx_fatal(-1, routine,
                   "BLACS_MODEL='%s' is not a cost model: expected name=value pairs separated by commas, "
                   "names alpha, beta, gamma, overhead (seconds, seconds per byte), window (1 to 64) "
                   "and overlap (0 or 1), each alone (both levels) or after node. or net. (one level)",
                   text);
+    if (text != NULL) /* (nothing was measured: m[2..3] are m[0..1]) */
+        m[2] = m[0], m[3] = m[1];
     struct {
-        blx_model m[2];
+        blx_model m[4];
         int nmpi;
-    } all = {{m[0], m[1]}, mpi->n};
+    } all = {{m[0], m[1], m[2], m[3]}, mpi->n};
     blx_check_mpi(-1, routine, MPI_Bcast(&all, sizeof all, MPI_BYTE, 0, comm), "MPI_Bcast");
-    m[0] = all.m[0], m[1] = all.m[1], mpi->n = all.nmpi;
+    memcpy(m, all.m, sizeof all.m), mpi->n = all.nmpi;
     if (mpi->n > 0)
         blx_check_mpi(-1, routine,
                       MPI_Bcast(mpi->shape, mpi->n * (int)sizeof mpi->shape[0], MPI_BYTE, 0, comm),
@@ -259,7 +266,7 @@ int *blx_machine_nodes(const char *routine, MPI_Comm comm, int np, int vpid)
 /* Scope s's nodes and the model of its one-level algorithms: on one node,
  * the node's; across nodes, the network's with each card shared by the
  * scope's members on its node. */
-static void scope_nodes(const char *routine, blx_scope *s, const int *id, const blx_model m[2])
+static void scope_nodes(const char *routine, blx_scope *s, const int *id, const blx_model m[4])
 {
     int *nid = malloc((size_t)s->np * 2 * sizeof *nid);
     if (nid == NULL)
@@ -270,16 +277,19 @@ static void scope_nodes(const char *routine, blx_scope *s, const int *id, const 
         nid[k] = id[rank[k]];
     }
     s->nodes = blx_nodes_build(s->np, nid, rank, &m[0], &m[1]);
+    int measured = memcmp(m, m + 2, 2 * sizeof *m) != 0;
+    s->fixed_nodes = measured ? blx_nodes_build(s->np, nid, rank, &m[2], &m[3]) : NULL;
     free(nid);
-    if (s->nodes == NULL)
+    if (s->nodes == NULL || (measured && s->fixed_nodes == NULL))
         blx_fatal(-1, routine, "out of memory");
     s->model = s->nodes->nn == 1 ? m[0] : blx_model_across(&m[1], s->nodes->most);
+    s->fixed_model = s->nodes->nn == 1 ? m[2] : blx_model_across(&m[3], s->nodes->most);
 }
 
 void blx_machine_init(blx_ctx *c, const char *routine)
 {
     int np = c->nprow * c->npcol, *id = blx_machine_nodes(routine, c->comm, np, c->vpid);
-    blx_model m[2];
+    blx_model m[4];
     blx_mpi_costs *mpi = calloc(1, sizeof *mpi);
     if (mpi == NULL)
         blx_fatal(-1, routine, "out of memory");
@@ -300,6 +310,7 @@ void blx_machine_free(blx_ctx *c)
     c->mpi_costs = NULL;
     for (int s = 0; s < BLX_NSCOPE; s++) {
         blx_nodes_free(c->scope[s].nodes);
-        c->scope[s].nodes = NULL;
+        blx_nodes_free(c->scope[s].fixed_nodes);
+        c->scope[s].nodes = c->scope[s].fixed_nodes = NULL;
     }
 }

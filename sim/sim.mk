@@ -12,8 +12,9 @@
 #                    then the whole of make sim-sweep
 #   make sim-check   a p = 16 smoke run, the determinism check, a fault that must be
 #                    caught, the analysis, a p = 32 run on nodes16, two random platforms
-#                    with every algorithm forced in turn (sim/sweep.sh), and a p = 16 run
-#                    of the simulated lu (sim/lu-check.sh) (2-3 minutes)
+#                    with every algorithm forced in turn (sim/sweep.sh), a p = 16 run
+#                    of the simulated lu (sim/lu-check.sh), and BLACS_SET 15's sums on
+#                    two networks (sim/repeat.sh) (2-3 minutes)
 #   make sim-sweep   every algorithm on 30 random platforms of 16-1024 processes:
 #                    deadlock freedom and every element checked (sim/sweep.sh; hours)
 #   make sim-lu      examples/lu.c at scale, its BLAS as simulated time (sim/lu.sh):
@@ -88,6 +89,12 @@ $(SIM_B)/blacs-tune: tools/blacs_tune.c $(HEADERS) $(SIM_LIB)
 	$(call say,SMPICC,$<)
 	$(Q)$(SMPICC) $(SIM_FLAGS) $(MODEL_FILE) -o $@ $< $(SIM_LIB) -lm
 
+# repeatable sums on two platforms that measure differently (sim/repeat.sh)
+$(SIM_B)/repeat: sim/repeat.c blacs/blacs.h $(HEADERS) $(SIM_LIB)
+	@mkdir -p $(dir $@)
+	$(call say,SMPICC,$<)
+	$(Q)$(SMPICC) $(SIM_FLAGS) -o $@ $< $(SIM_LIB) -lm
+
 # examples/lu.c with its BLAS as simulated time (sim/lu_simblas.h) and its
 # large arrays in SMPI's shared memory, for make sim-lu (sim/lu.sh).
 $(SIM_B)/lu: examples/lu.c examples/distrib.c examples/distrib.h sim/lu_simblas.h blacs/blacs.h $(SIM_LIB)
@@ -108,8 +115,9 @@ sim-nodes: $(SIM_BINS) $(B)/tools/topo_table
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" SIM_REF="$(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)" bash sim/nodes.sh
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/sweep.sh
 
-sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune $(SIM_B)/lu $(B)/tools/topo_table
+sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune $(SIM_B)/lu $(SIM_B)/repeat $(B)/tools/topo_table
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/check.sh
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/repeat.sh
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/lu-check.sh
 
 # every algorithm on random platforms (sim/sweep.sh; options SIM_SWEEP_*)
