@@ -389,10 +389,10 @@ check: lib
 	echo "make check: all passed in $$(( $$(date +%s) - start )) s ($(MPI), $(MPIRUN))"
 
 # The measured broadcast schedule of every topology (LAWN 73 Table 9).
-$(B)/tools/topo_table: tools/topo_table.c $(ALIB)
+$(B)/tools/topo_table: tools/topo_table.c tools/explain.c tools/explain.h $(ALIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< $(ALIB) -lm
+	$(Q)$(MPICC) $(CPPFLAGS) $(CFLAGS) $(TESTFLAGS) $(LDFLAGS) -o $@ $< tools/explain.c $(ALIB) -lm
 
 # blacs-tune: measures the machine and writes a tuning file (doc/guide.md).
 $(B)/tools/blacs-tune: tools/blacs_tune.c $(ALIB)

@@ -152,7 +152,8 @@ static combine_plan plan_of(const blx_call *k)
                        fixed(k) ? k->s->fixed_nodes : k->s->nodes,
                        p.mtype != MPI_DATATYPE_NULL,
                        k->c->topsrepeat ? NULL : k->c->mpi_costs,
-                       p.unit};
+                       p.unit,
+                       NULL};
     if (blx_route_combine(&p.route, k->top ? *k->top : '\0', &in) != 0)
         blx_top_error(k);
     return p;

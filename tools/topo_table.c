@@ -7,6 +7,9 @@
  *   build/tools/topo_table --letters     every TOP letter, the default ' ' first
  *   build/tools/topo_table --default     the default's choice by scope and message size,
  *                                        under BLACS_MODEL if set (else this machine's model)
+ *   build/tools/topo_table --explain OP BYTES NP [...]  why the default chooses what it
+ *                                        chooses: every candidate and its modelled time
+ *                                        (tools/explain.c)
  *   build/tools/topo_table --forcings OP every BLACS_ALGORITHM item for OP (bcast, reduce,
  *                                        allreduce): each row that provides it, with each
  *                                        number it takes (the sweeps force them in turn)
@@ -16,13 +19,14 @@
 #include <string.h>
 
 #include "../topologies/topology.h"
+#include "explain.h"
 
 static void row(const char *label, int np, char top, int nr, int nb)
 {
     blx_route r;
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL, 0};
+    blx_route_in in = {np, 1024, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL, 0, NULL};
     int rc = blx_route_bcast(&r, top, &in);
     blx_tree_cache_free(&trees);
     if (rc != 0)
@@ -113,7 +117,8 @@ static void default_table(void)
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
                 blx_route r;
                 blx_route_in in = {
-                    nps[k], sizes[z], op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL, 0};
+                    nps[k], sizes[z], op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL,
+                    0,      NULL};
                 if (op == BLX_BCAST)
                     blx_route_bcast(&r, ' ', &in);
                 else
@@ -152,6 +157,8 @@ int main(int argc, char **argv)
         default_table();
         return 0;
     }
+    if (argc >= 2 && strcmp(argv[1], "--explain") == 0)
+        return blx_tool_explain(argc - 2, argv + 2);
     if (argc == 2 && strcmp(argv[1], "--letters") == 0) {
         printf("%s\n", blx_algorithm_letters());
         return 0;

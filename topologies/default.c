@@ -190,6 +190,8 @@ static void weigh_own(blx_route *best, double *best_cost, const blx_route_in *in
              p != NULL && *p >= 0 && !(a->flags & BLX_ALG_MPI) && can_run(a, op, in); p++) {
             blx_route r = route_of(a, *p, in, op);
             double t = cost_of(&r, in, op);
+            if (in->explain != NULL)
+                in->explain->weighed(in->explain, op, in, &r, t);
             if (t < *best_cost || first) {
                 *best_cost = t;
                 *best = r;
@@ -219,10 +221,13 @@ static void weigh(blx_route *best, double *best_cost, const blx_route_in *in, bl
 {
     weigh_own(best, best_cost, in, op);
     double ratio = in->mpi_costs != NULL ? mpi_ratio(in, op) : -1;
-    for (int i = 0; i < BLX_NALGORITHMS && ratio > 0 && ratio < 1; i++)
+    for (int i = 0; i < BLX_NALGORITHMS && ratio > 0; i++)
         if ((blx_algorithms[i]->flags & BLX_ALG_MPI) && can_run(blx_algorithms[i], op, in)) {
-            *best = route_of(blx_algorithms[i], 0, in, op);
-            *best_cost *= ratio;
+            blx_route r = route_of(blx_algorithms[i], 0, in, op);
+            if (in->explain != NULL)
+                in->explain->weighed(in->explain, op, in, &r, *best_cost * ratio);
+            if (ratio < 1)
+                *best = r, *best_cost *= ratio;
             return;
         }
 }
@@ -314,8 +319,13 @@ static void choose(blx_route *best, double *cost, const blx_route_in *in, blx_co
         *best = route_of(&blx_alg_general_tree, 1, in, op);
     else if (forced(best, cost, in, op))
         return; /* its cost, where asked for, is set */
-    else
+    else {
+        if (in->explain != NULL)
+            in->explain->depth++;
         t = weighed(best, in, op);
+        if (in->explain != NULL)
+            in->explain->depth--;
+    }
     if (cost != NULL)
         *cost = t;
 }

@@ -239,6 +239,17 @@ typedef struct blx_route_cache {
     int last; /* the slot recalled or kept last: looked at first */
 } blx_route_cache;
 
+/* Told every candidate the default weighs, with its modelled time, as it
+ * weighs it (tools/topo_table --explain); depth: 1 for the call's own
+ * choice, more for the choices a candidate's cost makes (its levels, the
+ * broadcast that spreads a gathered result). */
+struct blx_route_in;
+typedef struct blx_explain {
+    void (*weighed)(struct blx_explain *x, blx_coll op, const struct blx_route_in *in, const blx_route *r,
+                    double cost);
+    int depth;
+} blx_explain;
+
 /* What a route depends on besides the letter: values every member of the
  * scope shares. */
 typedef struct blx_route_in {
@@ -257,8 +268,9 @@ typedef struct blx_route_in {
                 combine's elements and operation are MPI's */
     const blx_mpi_costs *mpi_costs; /* what MPI's collectives were measured to cost, or NULL
                                        (the default never weighs them) */
-    size_t unit; /* combines: an element's bytes, which the vector is cut between; 0: unknown
+    size_t unit;          /* combines: an element's bytes, which the vector is cut between; 0: unknown
                     (splittable alone decides) */
+    blx_explain *explain; /* or NULL; with routes NULL, so that every choice is weighed */
 } blx_route_in;
 
 /* Route of a broadcast or a combine: returns 0, or -1 for an unknown letter.

@@ -78,8 +78,8 @@ static blx_tree_cache trees;
 static const blx_algorithm *choice(enum op op, int np, size_t bytes, int splittable)
 {
     blx_route r;
-    blx_route_in in = {np,   bytes, op == ALLREDUCE, splittable, 1, 1, model, &trees, NULL, NULL, NULL, 0,
-                       NULL, 0};
+    blx_route_in in = {np, bytes, op == ALLREDUCE, splittable, 1, 1, model, &trees, NULL, NULL, NULL, 0, NULL,
+                       0,  NULL};
     int rc = op == BCAST ? blx_route_bcast(&r, ' ', &in) : blx_route_combine(&r, ' ', &in);
     return rc == 0 ? r.alg : NULL;
 }

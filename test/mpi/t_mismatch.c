@@ -36,8 +36,8 @@ static const blx_algorithm *chosen(int ctxt, int combine, size_t bytes)
     blx_ctx *c = blx_ctx_find(ctxt);
     blx_scope *s = &c->scope[BLX_SCOPE_ALL];
     blx_route r;
-    blx_route_in in = {s->np,     bytes, combine == 1, 1,    1, 1,    &c->model,
-                       &s->trees, NULL,  &c->forced,   NULL, 0, NULL, 0};
+    blx_route_in in = {s->np, bytes,      combine == 1, 1, 1,    1, &c->model, &s->trees,
+                       NULL,  &c->forced, NULL,         0, NULL, 0, NULL};
     if (combine)
         blx_route_combine(&r, ' ', &in);
     else

@@ -304,7 +304,7 @@ static void default_choice(const grid *g)
     size_t bytes = (size_t)1 << 21;
     for (int split = 0; split <= 1; split++) {
         blx_route r;
-        blx_route_in in = {np, bytes, 1, split, 1, 1, model, &trees, NULL, NULL, NULL, 0, NULL, 0};
+        blx_route_in in = {np, bytes, 1, split, 1, 1, model, &trees, NULL, NULL, NULL, 0, NULL, 0, NULL};
         CHECK(blx_route_combine(&r, ' ', &in) == 0, "no route");
         int cols = split ? (int)(bytes / 16) : 1; /* 2 x cols, or (bytes / 8) x 1 */
         int m = split ? 2 : (int)(bytes / 8);

@@ -256,8 +256,8 @@ static const blx_algorithm *model_choice(const char *model, int op, int np, size
     blx_tree_cache trees = {0};
     blx_route r;
     /* doubles: the vector may be cut where every member gets one */
-    blx_route_in in = {np, bytes, op == 2, bytes / 8 >= (size_t)np, 1, 1, &m, &trees, NULL, NULL, NULL,
-                       0,  NULL,  0};
+    blx_route_in in = {np,   bytes, op == 2, bytes / 8 >= (size_t)np, 1, 1, &m, &trees, NULL, NULL, NULL, 0,
+                       NULL, 0,     NULL};
     if (op == 0)
         blx_route_bcast(&r, ' ', &in);
     else
@@ -289,7 +289,7 @@ static void check_radix(void)
         CHECK(blx_model_parse(rows[i].model, &m) == 0, "model refused");
         blx_tree_cache trees = {0};
         blx_route r;
-        blx_route_in in = {rows[i].np, 1 << 20, 1, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL, 0};
+        blx_route_in in = {rows[i].np, 1 << 20, 1, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL, 0, NULL};
         blx_route_combine(&r, ' ', &in);
         blx_tree_cache_free(&trees);
         CHECK(r.alg == &blx_alg_rabenseifner && r.param == rows[i].radix,
@@ -338,7 +338,7 @@ static void check_network_choices(void)
     blx_model ov = blx_model_for_node(4, 2);
     blx_tree_cache ovt = {0};
     blx_route fan;
-    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL, NULL, NULL, 0, NULL, 0};
+    blx_route_in fin = {4, 8, 0, 1, 1, 1, &ov, &ovt, NULL, NULL, NULL, 0, NULL, 0, NULL};
     blx_route_combine(&fan, ' ', &fin);
     blx_tree_cache_free(&ovt);
     CHECK(fan.alg == &blx_alg_general_tree && fan.param == 1,
@@ -471,7 +471,7 @@ static void check_mpi_costs(void)
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
     blx_route r;
-    blx_route_in in = {16, 1 << 20, 1, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 1, &t, 0};
+    blx_route_in in = {16, 1 << 20, 1, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 1, &t, 0, NULL};
     blx_route_combine(&r, ' ', &in);
     CHECK(r.alg == &blx_alg_mpi, "1 MiB to all on 16, MPI measured 0.5 x ours: %s chosen", r.alg->name);
     in.bytes = 4096;
@@ -539,9 +539,21 @@ static void check_algorithm_table(void)
                 for (int k = 0; k < 64; k++)
                     id[k] = k / 16, rank[k] = k;
                 blx_nodes *nodes = blx_nodes_build(64, id, rank, &m, &m);
-                blx_route_in in = {
-                    64, (size_t)1 << 20, op == BLX_ALLREDUCE, 1, 1, 1, &m, &trees, NULL, &f, nodes, 1, NULL,
-                    0};
+                blx_route_in in = {64,
+                                   (size_t)1 << 20,
+                                   op == BLX_ALLREDUCE,
+                                   1,
+                                   1,
+                                   1,
+                                   &m,
+                                   &trees,
+                                   NULL,
+                                   &f,
+                                   nodes,
+                                   1,
+                                   NULL,
+                                   0,
+                                   NULL};
                 if (op == BLX_BCAST)
                     blx_route_bcast(&r, ' ', &in);
                 else
@@ -599,7 +611,7 @@ static void check_forced(void)
     blx_tree_cache trees = {0};
     blx_route r, plain;
     /* scatter + recursive doubling needs a power of two: on 6, the default's choice */
-    blx_route_in in = {6, 8 << 20, 0, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL, 0}, forced = in;
+    blx_route_in in = {6, 8 << 20, 0, 1, 1, 1, &m, &trees, NULL, NULL, NULL, 0, NULL, 0, NULL}, forced = in;
     forced.forced = &f;
     blx_route_bcast(&r, ' ', &forced);
     blx_route_bcast(&plain, ' ', &in);
@@ -626,7 +638,7 @@ static void check_forced(void)
         for (size_t bytes = 8; bytes <= (8u << 20); bytes *= 8) {
             blx_forced g = blx_forced_none();
             CHECK(blx_forced_parse(nomodel[i], &g, why, sizeof why) == 0, "%s: %s", nomodel[i], why);
-            blx_route_in sum = {8, bytes, 1, 1, 1, 1, &m, &trees, NULL, &g, NULL, 0, NULL, 8};
+            blx_route_in sum = {8, bytes, 1, 1, 1, 1, &m, &trees, NULL, &g, NULL, 0, NULL, 8, NULL};
             CHECK(blx_route_combine(&r, ' ', &sum) == 0 && r.alg != NULL, "a sum to all under %s",
                   nomodel[i]);
         }
@@ -638,7 +650,7 @@ static int route_b(blx_route *r, char top, int np, size_t bytes, int nr, int nb)
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL, 0};
+    blx_route_in in = {np, bytes, 0, 0, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL, 0, NULL};
     int rc = blx_route_bcast(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -648,7 +660,7 @@ static int route_c(blx_route *r, char top, int np, size_t bytes, int all, int sp
 {
     blx_model m = blx_model_default();
     blx_tree_cache trees = {0};
-    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL, 0};
+    blx_route_in in = {np, bytes, all, split, nr, nb, &m, &trees, NULL, NULL, NULL, 0, NULL, 0, NULL};
     int rc = blx_route_combine(r, top, &in);
     blx_tree_cache_free(&trees);
     return rc;
@@ -731,10 +743,10 @@ static void check_route_cache(void)
                 for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
                     for (int op = 0; op < 5; op++) {
                         int all = op >= 3, split = op == 2 || op == 4;
-                        blx_route_in in = {np,     sizes[z], all,  split, 1, 1,    &m,
-                                           &trees, &routes,  NULL, NULL,  0, NULL, 0};
-                        blx_route_in fresh = {np,           sizes[z], all,  split, 1, 1,    &m,
-                                              &fresh_trees, NULL,     NULL, NULL,  0, NULL, 0};
+                        blx_route_in in = {np,      sizes[z], all,  split, 1,    1, &m,  &trees,
+                                           &routes, NULL,     NULL, 0,     NULL, 0, NULL};
+                        blx_route_in fresh = {np,   sizes[z], all,  split, 1,    1, &m,  &fresh_trees,
+                                              NULL, NULL,     NULL, 0,     NULL, 0, NULL};
                         blx_route a, b;
                         if (op == 0) {
                             blx_route_bcast(&a, ' ', &in);
@@ -760,7 +772,7 @@ static void check_route_cache(void)
     for (int round = 0; round < 2; round++)
         for (int k = 0; k < BLX_ROUTE_CACHE; k++) {
             size_t bytes = (size_t)(8 + k % 8) << (k / 8); /* each its own size class */
-            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL, 0};
+            blx_route_in in = {16, bytes, 0, 0, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL, 0, NULL};
             blx_route_bcast(&r, ' ', &in);
             CHECK(round == 0 || r.param == -7, "%zu bytes weighed again in round 2", bytes);
             CHECK(round == 1 || routes.clock == (unsigned long)k + 1,
@@ -773,7 +785,7 @@ static void check_route_cache(void)
      * columns, a little shorter at each call): 3840 to 4095 bytes recall
      * the slot 3840 filled; 4096 and 3839 are weighed */
     routes = (blx_route_cache){0};
-    blx_route_in in = {16, 3840, 1, 1, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL, 0};
+    blx_route_in in = {16, 3840, 1, 1, 1, 1, &m, &trees, &routes, NULL, NULL, 0, NULL, 0, NULL};
     blx_route_combine(&r, ' ', &in);
     CHECK(routes.slot[routes.last].bytes == 3840, "3840 bytes: kept as %zu", routes.slot[routes.last].bytes);
     for (int i = 0; i < BLX_ROUTE_CACHE; i++)
