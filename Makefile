@@ -332,19 +332,24 @@ man-check: $(SOLIB)
 
 # The release tarball, libblacs-$(VERSION)/: in a git checkout what git
 # holds at HEAD, in an unpacked tarball its files (no build folders, no
-# tarballs).  Named -dev where NEWS's top section is Unreleased (make lint
-# checks that NEWS and blacs.h agree; doc/release.md).  Written under a
-# temporary name, so that a failure leaves no tarball.  distcheck builds
-# it, unpacks it in a fresh folder and runs make check there.
-DIST := libblacs-$(VERSION)$(if $(shell grep -m1 -x 'Unreleased' NEWS),-dev)
+# tarballs).  Named after the version of what it holds (in a checkout,
+# HEAD's blacs.h and NEWS, which may differ from the files being edited),
+# -dev where NEWS's top section is Unreleased (make lint checks that NEWS
+# and blacs.h agree; doc/release.md).  Written under a temporary name, so
+# that a failure leaves no tarball.  distcheck builds it, unpacks it in a
+# fresh folder and runs make check there.
+dist_vpart = $(shell (if [ -e .git ]; then git show HEAD:blacs/blacs.h; else cat blacs/blacs.h; fi) | \
+    sed -n 's/^\#define BLACS_VERSION_$(1) \([0-9]*\)$$/\1/p')
+DIST = libblacs-$(call dist_vpart,MAJOR).$(call dist_vpart,MINOR).$(call dist_vpart,PATCH)$(shell \
+    (if [ -e .git ]; then git show HEAD:NEWS; else cat NEWS; fi) | grep -m1 -x 'Unreleased' >/dev/null && echo -dev)
 dist:
 	@rm -f $(DIST).tar.gz $(DIST).tar.gz.tmp
-	$(Q)if [ -d .git ]; then git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST).tar.gz.tmp HEAD; \
+	$(Q)if [ -e .git ]; then git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST).tar.gz.tmp HEAD; \
 	else t=$$(mktemp) && tar -czf $$t --exclude=./build --exclude='./build-*' --exclude='./*.tar.gz' \
 	    --exclude='./*.tar.gz.tmp' --transform 's,^\.,$(DIST),' . && chmod 644 $$t && mv $$t $(DIST).tar.gz.tmp || \
 	    { rm -f $$t; false; }; fi && \
 	mv $(DIST).tar.gz.tmp $(DIST).tar.gz || { rm -f $(DIST).tar.gz.tmp; exit 1; }
-	@echo "dist: $(DIST).tar.gz ($$( [ -d .git ] && git rev-parse --short HEAD || echo 'from this folder'))"
+	@echo "dist: $(DIST).tar.gz ($$( [ -e .git ] && git rev-parse --short HEAD || echo 'from this folder'))"
 distcheck: dist
 	@dir=$$(mktemp -d) && tar -xzf $(DIST).tar.gz -C $$dir && \
 	    $(MAKE) -C $$dir/$(DIST) check MPI=$(MPI) && rm -rf $$dir && \

@@ -346,7 +346,7 @@ left=$(cd "$root" && find . -type f -o -type l | grep -v '^./share/man/man3/fore
 echo "install-check: 10. make uninstall removed every file it installed, and no other"
 # 11. make dist in a git checkout, and again in the unpacked tarball (no
 # git there): the same files; a tarball only where it succeeded
-if [ -d "$here/../.git" ]; then
+if [ -e "$here/../.git" ]; then
     (cd "$here/.." && make -s dist MPI="$MPI") >"$stage/dist.out" 2>&1 || { cat "$stage/dist.out"; fail "make dist failed"; }
     tarball=$(sed -n 's/^dist: \([^ ]*\.tar\.gz\) .*/\1/p' "$stage/dist.out")
     mkdir "$stage/dist" && mv "$here/../$tarball" "$stage/dist/" && tar -xzf "$stage/dist/$tarball" -C "$stage/dist"
