@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# bench/lu-compare.sh [TRIALS] [N] [NB] [P] [Q] - examples/lu against
+# bench/lu-compare.sh [TRIALS] [N] [NB] [P] [Q] - bench/hpl_lu (the HPL-style LU) against
 # ScaLAPACK's own PDGESV on the same machine, grid, N, NB and BLAS, run
 # alternately in one session; prints every trial, the medians and the ratios.
 #   scalapack (ref BLACS): PDGESV from Debian's libscalapack-openmpi (or
 #                          -mpich), with the reference BLACS inside it
 #   scalapack (our BLACS): the same binary with this library preloaded
-#   lu:                    examples/lu on this library (LU_ARGS: more options
+#   lu:                    bench/hpl_lu on this library (LU_ARGS: more options
 #                          of lu, e.g. "--row-top N --lookahead 1")
 # LU_BLAS_DIR: a folder holding another libblas.so.3 / liblapack.so.3 (e.g.
 # /usr/lib/x86_64-linux-gnu/openblas-serial), put first on the library path
@@ -31,7 +31,7 @@ echo "N=$n NB=$nb grid=${p}x${q}, $trials trials, alternating${LU_BLAS_DIR:+, BL
 for t in $(seq "$trials"); do
     r1=$(LAUNCH_ENV="$blas_env" launch "$np" "$b/bench/pdgesv_lu" "${args[@]}" | tee /dev/stderr | gf)
     r2=$(LAUNCH_ENV="$blas_env LD_PRELOAD=$lib" launch "$np" "$b/bench/pdgesv_lu" "${args[@]}" | tee /dev/stderr | gf)
-    r3=$(LAUNCH_ENV="$blas_env" launch "$np" "$b/examples/lu" "${args[@]}" "${lu_args[@]}" | tail -1 | tee /dev/stderr | gf)
+    r3=$(LAUNCH_ENV="$blas_env" launch "$np" "$b/bench/hpl_lu" "${args[@]}" "${lu_args[@]}" | tail -1 | tee /dev/stderr | gf)
     all[ref]+="$r1 " all[ours]+="$r2 " all[lu]+="$r3 "
 done 2>&1
 m1=$(median ${all[ref]}) m2=$(median ${all[ours]}) m3=$(median ${all[lu]})

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sim/lu.sh - `make sim-lu`: examples/lu.c at scale under SMPI, its BLAS
+# sim/lu.sh - `make sim-lu`: bench/hpl_lu.c (the HPL-style LU) at scale under SMPI, its BLAS
 # replaced by their simulated time (sim/lu_simblas.h), for every platform,
 # process count, row TOP, column TOP and look-ahead asked.  One simulation
 # per combination, one after another; each adds a row to runs.csv.  See

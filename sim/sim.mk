@@ -17,7 +17,7 @@
 #                    two networks (sim/repeat.sh) (2-3 minutes)
 #   make sim-sweep   every algorithm on 30 random platforms of 16-1024 processes:
 #                    deadlock freedom and every element checked (sim/sweep.sh; hours)
-#   make sim-lu      examples/lu.c at scale, its BLAS as simulated time (sim/lu.sh):
+#   make sim-lu      bench/hpl_lu.c at scale, its BLAS as simulated time (sim/lu.sh):
 #                    p = 256 on the flat cluster and nodes16, every row TOP, look-ahead
 #                    0 and 1 (options SIM_LU_*, sim/README.md; 10-20 min a run here)
 #   make sim-lu-rates  one core's DGEMM GFLOP/s and DGER GB/s, sim-lu's rates
@@ -95,12 +95,12 @@ $(SIM_B)/repeat: sim/repeat.c blacs/blacs.h $(HEADERS) $(SIM_LIB)
 	$(call say,SMPICC,$<)
 	$(Q)$(SMPICC) $(SIM_FLAGS) -o $@ $< $(SIM_LIB) -lm
 
-# examples/lu.c with its BLAS as simulated time (sim/lu_simblas.h) and its
+# bench/hpl_lu.c with its BLAS as simulated time (sim/lu_simblas.h) and its
 # large arrays in SMPI's shared memory, for make sim-lu (sim/lu.sh).
-$(SIM_B)/lu: examples/lu.c examples/distrib.c examples/distrib.h sim/lu_simblas.h blacs/blacs.h $(SIM_LIB)
+$(SIM_B)/lu: bench/hpl_lu.c examples/distrib.c examples/distrib.h sim/lu_simblas.h blacs/blacs.h $(SIM_LIB)
 	@mkdir -p $(dir $@)
 	$(call say,SMPICC,$<)
-	$(Q)$(SMPICC) $(SIM_FLAGS) -DLU_SIM_FLOPS -Iexamples -Isim -o $@ examples/lu.c examples/distrib.c $(SIM_LIB) -lm
+	$(Q)$(SMPICC) $(SIM_FLAGS) -DLU_SIM_FLOPS -Iexamples -Isim -o $@ bench/hpl_lu.c examples/distrib.c $(SIM_LIB) -lm
 
 SIM_BINS := $(SIM_B)/simbench $(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)
 
@@ -124,7 +124,7 @@ sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune $(SIM_B)/lu $(SIM_B)/repeat $(B
 sim-sweep: $(SIM_B)/simbench $(B)/tools/topo_table
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/sweep.sh
 
-# examples/lu.c at scale (sim/lu.sh; options SIM_LU_*, sim/README.md)
+# bench/hpl_lu.c at scale (sim/lu.sh; options SIM_LU_*, sim/README.md)
 sim-lu: $(SIM_B)/lu
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/lu.sh
 
