@@ -268,9 +268,11 @@ typedef struct blx_route_in {
                 combine's elements and operation are MPI's */
     const blx_mpi_costs *mpi_costs; /* what MPI's collectives were measured to cost, or NULL
                                        (the default never weighs them) */
-    size_t unit;          /* combines: an element's bytes, which the vector is cut between; 0: unknown
+    size_t unit; /* combines: an element's bytes, which the vector is cut between; 0: unknown
                     (splittable alone decides) */
-    blx_explain *explain; /* or NULL; with routes NULL, so that every choice is weighed */
+    /* told what the default weighs (topo_table --explain), or NULL; set only with routes NULL, so
+     * that every choice is weighed, none recalled */
+    blx_explain *explain;
 } blx_route_in;
 
 /* Route of a broadcast or a combine: returns 0, or -1 for an unknown letter.
