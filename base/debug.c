@@ -3,6 +3,7 @@
  */
 #include "debug.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -45,7 +46,8 @@ const blx_debug *blx_debug_get(void)
         int action = blx_env_word("BLACS_HANG_ACTION", -1, actions);
         settings.hang_wait = action == 1 || (action < 0 && settings.level < 2);
         settings.hang_wait_asked = action == 1;
-        settings.polls = settings.level >= 1 && settings.hang_timeout > 0;
+        settings.polls = settings.level >= 2 && settings.hang_timeout > 0;
+        settings.watchdog = settings.level == 1 && settings.hang_timeout > 0;
         stats_setting(getenv("BLACS_STATS"));
         have = 1;
     }
@@ -60,3 +62,20 @@ double blx_debug_take_waited(void)
 }
 
 void blx_debug_add_waited(double seconds) { waited += seconds; }
+
+/* One thread at a time is inside the BLACS (blacs/threads.h), so one wait
+ * at a time is marked: 'count' is that thread's, 'seq' is read by the
+ * watchdog. */
+static unsigned long count;
+static _Atomic unsigned long seq;
+
+void blx_wait_mark(void)
+{
+    if (++count == 0)
+        count = 1;
+    atomic_store_explicit(&seq, count, memory_order_release);
+}
+
+void blx_wait_unmark(void) { atomic_store_explicit(&seq, 0, memory_order_release); }
+
+unsigned long blx_wait_seq(void) { return atomic_load_explicit(&seq, memory_order_acquire); }

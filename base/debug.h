@@ -4,13 +4,17 @@
  *
  *   BLACS_DEBUG        0: argument checks (they cost nothing measurable),
  *                      and MPI's blocking waits;
- *                      1 (default): also every wait polls MPI's test, and
- *                      a process that waits longer than BLACS_HANG_TIMEOUT
- *                      reports what every process of its grid is doing,
- *                      then waits on (a report after each further timeout);
- *                      2: also the report ends the job (BLACS_HANG_ACTION),
- *                      every call is timed, and cheap local checks (a
- *                      receive from itself with nothing sent);
+ *                      1 (default): also a process whose wait lasts longer
+ *                      than BLACS_HANG_TIMEOUT reports where it waits, then
+ *                      waits on (a report after each further timeout).  The
+ *                      waits stay MPI's blocking ones: a watchdog thread
+ *                      (blacs/watch.c) notices a wait that has not ended;
+ *                      2: also every wait polls MPI's test, a hang report
+ *                      asks every process of the grid what it is doing,
+ *                      finds cycles of receives, and ends the job
+ *                      (BLACS_HANG_ACTION); every call is timed, and cheap
+ *                      local checks (a receive from itself with nothing
+ *                      sent);
  *                      3: also the processes of a scope check that they
  *                      agree before each broadcast or combine, and every
  *                      point-to-point message is preceded by a small one
@@ -19,7 +23,7 @@
  *   BLACS_HANG_ACTION  abort (the default at levels 2 and 3): the report
  *                      ends the job; wait (the default at level 1): it is
  *                      printed and the wait goes on (again after each
- *                      further timeout), unless (not asked for) the
+ *                      further timeout), unless (not asked for) a level 2
  *                      report finds a cycle of receives: a deadlock
  *   BLACS_STATS        1, yes, true or on: at BLACS_EXIT (or MPI_Finalize)
  *                      every process prints its statistics; a file's path
@@ -39,7 +43,8 @@ typedef struct blx_debug {
     double hang_timeout;    /* seconds; 0: off */
     int hang_wait;          /* keep waiting after a hang report */
     int hang_wait_asked;    /* ... because BLACS_HANG_ACTION=wait says so */
-    int polls;              /* waits poll and report hangs (level 1 and above, a timeout) */
+    int polls;              /* waits poll and report hangs (level 2 and above, a timeout) */
+    int watchdog;           /* a thread reports long waits (level 1, a timeout) */
     int stats;              /* statistics are kept */
     const char *stats_file; /* NULL: print them */
 } blx_debug;
@@ -48,8 +53,17 @@ typedef struct blx_debug {
 BLX_INTERNAL const blx_debug *blx_debug_get(void);
 
 static inline int blx_debug_level(void) { return blx_debug_get()->level; }
-/* Blocking waits poll and report hangs (level 1 and above). */
+/* Blocking waits poll and report hangs (level 2 and above). */
 static inline int blx_debug_polls(void) { return blx_debug_get()->polls; }
+
+/* Level 1's watchdog: a blocking wait of the layers below the entry points
+ * marks its start and end; blx_wait_seq is 0 while none is under way, and
+ * otherwise a number that differs from one wait to the next, so that a
+ * thread that sees the same number twice, a second apart, knows that one
+ * wait has lasted that second.  Two atomic stores a wait. */
+BLX_INTERNAL void blx_wait_mark(void);
+BLX_INTERNAL void blx_wait_unmark(void);
+BLX_INTERNAL unsigned long blx_wait_seq(void);
 
 /* Seconds this thread has spent in blocking waits of the layers below the
  * entry points (kept only with statistics on; read and reset by them). */

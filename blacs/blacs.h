@@ -719,8 +719,9 @@ void zgamn2d_(blacs_int *ConTxt, BLACS_CONST char *scope, BLACS_CONST char *top,
  *   a broadcast or combine (they carry IDs of other ranges), a message of
  *   another context, or a sender's message ahead of an earlier one from the
  *   same sender.  The counters stay in step, so named receives may follow.
- *   The wait polls (MPI_Iprobe); at BLACS_DEBUG=2 a hang is reported like
- *   any other ("receiving ... from any process").
+ *   The wait polls (MPI_Iprobe) at every debug level; at BLACS_DEBUG=1 and
+ *   above a hang is reported like any other ("receiving ... from any
+ *   process").
  *
  * Cvtuop2d(ConTxt, scope, top, uplo, diag, M, N, A, lda, rdest, cdest,
  *          init, op, post)

@@ -232,7 +232,7 @@ static void recv_from(blx_call *k)
     k->tag = blx_msgid_next_recv(&c->ids, src);
     blx_ep e = blx_grid_ep(c, k->tag, k->name), side = e;
     side.comm = c->side;
-    if (src == c->vpid && blx_debug_polls())
+    if (src == c->vpid && blx_debug_level() >= 1)
         blx_watch_self_receive(k);
     if (c->check != MPI_COMM_NULL)
         blx_agree_recv(k);

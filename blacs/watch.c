@@ -4,17 +4,21 @@
 #include "watch.h"
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/debug.h"
+#include "../base/watchdog.h"
 
 enum { TAG_ASK = 1, TAG_ANSWER = 2, LINE = 400 };
 #define ANSWER_WAIT 2.0 /* seconds a report waits for the others' answers */
 
 static _Thread_local blx_call *now; /* the call this thread is in, where waits report hangs */
 static _Thread_local double waited; /* how long its current wait has lasted, as last reported */
+/* level 1: the call of the thread inside the BLACS (one at a time: threads.h), for the watchdog */
+static blx_call *_Atomic current;
 
 /* Calls are timed at level 2 and with statistics. */
 static int watching(void)
@@ -30,12 +34,17 @@ void blx_watch_begin(blx_call *k)
     k->since = k->watched ? MPI_Wtime() : 0;
     if (d->polls || k->watched)
         now = k, waited = 0;
+    if (d->watchdog)
+        atomic_store_explicit(&current, k, memory_order_release);
 }
 
 void blx_watch_end(const blx_call *k)
 {
     if (now == k)
         now = NULL;
+    blx_call *was = (blx_call *)k;
+    if (blx_debug_get()->watchdog)
+        atomic_compare_exchange_strong(&current, &was, NULL);
 }
 
 static const char *type_name(blx_type t)
@@ -74,7 +83,8 @@ static void shape_words(const blx_call *k, char *buf, size_t len)
                  (long long)s->n, type_name(k->type), s->uplo, s->unit ? 'U' : 'N');
 }
 
-static void describe(const blx_call *k, char *buf, size_t len)
+/* k in words, waiting for 'seconds' so far (NULL: not in a BLACS call) */
+static void describe(const blx_call *k, double seconds, char *buf, size_t len)
 {
     if (k == NULL) {
         snprintf(buf, len, "not in a BLACS call");
@@ -98,13 +108,49 @@ static void describe(const blx_call *k, char *buf, size_t len)
     char what[200];
     snprintf(what, sizeof what, verbs[k->kind], shape, peer);
     snprintf(buf, len, "%s (context %d%s): %s%s, for %.1f s", k->name, k->c->handle, where, what, id,
-             k->since > 0 ? MPI_Wtime() - k->since : waited);
+             seconds);
+}
+
+/* how long the calling thread's call has lasted, or its wait where calls are not timed */
+static double lasted(const blx_call *k)
+{
+    return k != NULL && k->since > 0 ? MPI_Wtime() - k->since : waited;
+}
+
+/* ---- level 1: the watchdog's report ---- */
+
+/* Where this process waits (called by the watchdog thread, base/watchdog.h),
+ * from a copy of the call taken while the same wait ('seq') was still under
+ * way.  No MPI call but MPI_Abort (BLACS_HANG_ACTION=abort). */
+static void self_report(unsigned long seq, double seconds)
+{
+    blx_call *k = atomic_load_explicit(&current, memory_order_acquire), copy;
+    if (k != NULL)
+        copy = *k;
+    if (blx_wait_seq() != seq) /* the wait ended meanwhile: the copy may be of another call */
+        return;
+    char mine[LINE];
+    describe(k != NULL ? &copy : NULL, seconds, mine, sizeof mine);
+    int row = k != NULL ? copy.c->myrow : -1, col = k != NULL ? copy.c->mycol : -1;
+    fflush(stdout);
+    fprintf(stderr,
+            "BLACS HANG REPORT: process {%d,%d} has waited %.0f s (BLACS_HANG_TIMEOUT) in %s\n"
+            "  pnum %d {%d,%d}: %s\n"
+            "  (every process that waits this long reports itself; BLACS_DEBUG=2 asks every process of "
+            "the grid and finds cycles of receives)\n",
+            row, col, seconds, mine, blx_g.world_rank, row, col, mine);
+    fflush(stderr);
+    if (!blx_debug_get()->hang_wait)
+        blx_fatal(k != NULL ? copy.c->handle : -1, k != NULL ? copy.name : "BLACS",
+                  "waited %.0f s: a hang (report above; BLACS_HANG_ACTION=wait waits on instead)", seconds);
 }
 
 /* ---- the grids' debug communicators ---- */
 
 void blx_watch_grid_init(blx_ctx *c, const char *routine)
 {
+    if (blx_debug_get()->watchdog)
+        blx_watchdog_start(self_report);
     c->watch = c->check = MPI_COMM_NULL;
     for (int s = 0; s < BLX_NSCOPE; s++)
         c->agree[s] = MPI_COMM_NULL;
@@ -154,7 +200,7 @@ static void answer(const blx_ctx *c, int to, int round)
     MPI_Comm_rank(MPI_COMM_WORLD, &pnum);
     snprintf(line, sizeof line, "%d|%c|%d|%d|pnum %d {%d,%d}: ", round, kind, row, col, pnum, c->myrow,
              c->mycol);
-    describe(now, line + strlen(line), sizeof line - strlen(line));
+    describe(now, lasted(now), line + strlen(line), sizeof line - strlen(line));
     MPI_Send(line, LINE, MPI_CHAR, to, TAG_ANSWER, c->watch); /* small: eager */
 }
 
@@ -264,7 +310,7 @@ static int hang_report(blx_ctx *c, double seconds)
             MPI_Request_free(&q);
         }
     char mine[LINE]; /* as of the timeout, before listening for the answers */
-    describe(now, mine, sizeof mine);
+    describe(now, lasted(now), mine, sizeof mine);
     char *answers = collect(c, size, me, round);
     if (lowest_asker >= 0 && lowest_asker < me) {
         free(answers);
@@ -309,7 +355,7 @@ void blx_watch_waiting(int ctxt, double seconds)
         spoke = hang_report(c, seconds);
     } else {
         char mine[LINE];
-        describe(now, mine, sizeof mine);
+        describe(now, lasted(now), mine, sizeof mine);
         fprintf(stderr, "BLACS HANG REPORT: this process has waited %.0f s in %s\n", seconds, mine);
     }
     if (!d->hang_wait || (spoke == 2 && !d->hang_wait_asked)) /* a deadlock never ends */
@@ -327,6 +373,6 @@ void blx_watch_self_receive(const blx_call *k)
     if (!flag)
         blx_fatal(c->handle, k->name,
                   "receiving from this process itself ({%d,%d}) with no matching send made before: it "
-                  "would wait forever (found at BLACS_DEBUG=2)",
+                  "would wait forever (found at BLACS_DEBUG=1 and above)",
                   c->myrow, c->mycol);
 }

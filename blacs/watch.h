@@ -1,10 +1,13 @@
 /*
- * blacs/watch.h - what each process is doing, for hang reports (debug level
- * 2 and above) and statistics: the call record (call.h) of the call a
- * thread is in is kept while the call lasts, and the layers below report
- * long waits through the report hook (base/report.h) to blx_watch_waiting.
+ * blacs/watch.h - what each process is doing, for hang reports and
+ * statistics: the call record (call.h) of the call a thread is in is kept
+ * while the call lasts.  At debug level 2 and above the layers below poll
+ * and report long waits through the report hook (base/report.h) to
+ * blx_watch_waiting; at level 1 they block, and a watchdog thread
+ * (base/watchdog.h), started with the first grid, has each process report
+ * its own wait when it lasts too long.
  *
- * A hang report.  A process that has waited BLACS_HANG_TIMEOUT seconds in a
+ * A hang report (level 2 and above).  A process that has waited BLACS_HANG_TIMEOUT seconds in a
  * call of context c sends a request to every other member of c's grid over
  * the grid's watch communicator; each process that is itself waiting in a
  * BLACS call answers with a line describing that call (a polling wait
@@ -35,7 +38,7 @@ BLX_INTERNAL void blx_watch_waiting(int ctxt, double seconds);
 BLX_INTERNAL void blx_watch_grid_init(blx_ctx *c, const char *routine);
 BLX_INTERNAL void blx_watch_grid_free(blx_ctx *c);
 
-/* Level 2: a receive from this process itself that nothing sent yet can
+/* Level 1 and above: a receive from this process itself that nothing sent yet can
  * never complete: a clear error instead of the hang. */
 BLX_INTERNAL void blx_watch_self_receive(const blx_call *k);
 

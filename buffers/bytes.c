@@ -150,37 +150,28 @@ static int test_any(int n, MPI_Request *h, int *k, int *done, MPI_Status *st)
     return MPI_SUCCESS;
 }
 
-/* A wait that polls, telling the report hook how long it has waited (every
- * 0.1 s; a hang report after BLACS_HANG_TIMEOUT).  At level 1 it reads the
- * clock only every 256 tests, and gives up the processor between tests once
- * it has waited 1 ms (a short wait costs what MPI_Wait costs); at level 2
- * it yields and reads the clock at every test. */
-static int poll_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st, int eager)
+/* A wait that polls (debug level 2 and above), telling the report hook how
+ * long it has waited (every 0.1 s; a hang report after BLACS_HANG_TIMEOUT),
+ * yielding the processor between tests. */
+static int poll_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st)
 {
-    double t0 = 0, next = 0;
-    int rc, done = 0;
-    for (unsigned spin = 0;; spin++) {
-        rc = test_any(n, h, k, &done, st);
+    double t0 = MPI_Wtime(), next = t0 + 0.1;
+    for (;;) {
+        int done = 0, rc = test_any(n, h, k, &done, st);
         if (rc != MPI_SUCCESS || done)
             return rc;
-        if (!eager && spin % 256 != 255)
-            continue;
         double now = MPI_Wtime();
-        if (t0 == 0)
-            t0 = now, next = now + 0.1;
         if (now >= next) {
             blx_report_waiting(e->ctxt, now - t0);
             next = now + 0.1;
         }
-        if (eager || now - t0 > 1e-3) {
-            eager = 1;
-            sched_yield(); /* busy, but let the others of an oversubscribed node run */
-        }
+        sched_yield(); /* busy, but let the others of an oversubscribed node run */
     }
 }
 
-/* MPI_Waitany, or where waits poll (debug level 1 and above) a loop of
- * tests; with statistics on, the time spent is counted as waiting. */
+/* MPI_Wait or MPI_Waitany, marked for level 1's watchdog; or, where waits
+ * poll (level 2 and above), a loop of tests.  With statistics on, the time
+ * spent is counted as waiting. */
 static int wait_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st)
 {
     const blx_debug *d = blx_debug_get();
@@ -190,12 +181,18 @@ static int wait_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *
     world_handler w = world_returns();
     int rc;
     if (d->polls) {
-        rc = poll_any(e, n, h, k, st, d->level >= 2);
-    } else if (n == 1) { /* Waitany of one costs more than Wait in a loop of short messages */
-        *k = *h == MPI_REQUEST_NULL ? MPI_UNDEFINED : 0;
-        rc = MPI_Wait(h, st);
+        rc = poll_any(e, n, h, k, st);
     } else {
-        rc = MPI_Waitany(n, h, k, st);
+        if (d->watchdog)
+            blx_wait_mark();
+        if (n == 1) { /* Waitany of one costs more than Wait in a loop of short messages */
+            *k = *h == MPI_REQUEST_NULL ? MPI_UNDEFINED : 0;
+            rc = MPI_Wait(h, st);
+        } else {
+            rc = MPI_Waitany(n, h, k, st);
+        }
+        if (d->watchdog)
+            blx_wait_unmark();
     }
     world_restore(w);
     if (d->stats)
@@ -284,6 +281,8 @@ int blx_probe_first(const blx_ep *e, const int *tags)
     const blx_debug *d = blx_debug_get();
     double t0 = MPI_Wtime(), next = t0 + 0.1;
     int k;
+    if (d->watchdog)
+        blx_wait_mark();
     while ((k = probe_once(e, tags)) < 0) {
         double now = MPI_Wtime();
         if (d->polls && now >= next) {
@@ -292,6 +291,8 @@ int blx_probe_first(const blx_ep *e, const int *tags)
         }
         sched_yield();
     }
+    if (d->watchdog)
+        blx_wait_unmark();
     if (d->stats)
         blx_debug_add_waited(MPI_Wtime() - t0);
     return k;

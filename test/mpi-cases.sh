@@ -161,13 +161,16 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     # the default level reports a hang too, and waits on (or ends the job)
     hang 4 12 "BLACS HANG REPORT: process \{0,1\} has waited [0-9]+ s && pnum 1 \{0,1\}: Cdgebr2d \(context 0, scope 'A', TOP ' '\): receiving a broadcast of a 8 x 1 double matrix from \{0,3\}, message ID [0-9]+, for [0-9.]+ s" t_debug wrongsource 1
     MPI_ENV=BLACS_HANG_ACTION=abort fail 4 "BLACS HANG REPORT && pnum 1 \{0,1\}: Cdgebr2d && $who" t_debug wrongsource 1
-    MPI_ENV=BLACS_DEBUG=1 fail 4 "a deadlock: each of these receives from the next, which is receiving too: \{0,0\} <- \{0,1\} <- \{0,2\} <- \{0,3\} <- \{0,0\} && $who" t_debug deadlock
+    # at level 1 every waiting process reports itself (its wait blocks in MPI); level 2 finds the cycle
+    MPI_ENV=BLACS_DEBUG=1 hang 4 12 "$(for r in 0 1 2 3; do printf 'BLACS HANG REPORT: process \\{0,%d\\} has waited [0-9]+ s \\(BLACS_HANG_TIMEOUT\\) in Cdgerv2d \\(context 0\\): receiving a 8 x 1 double matrix from \\{0,%d\\} && ' $r $(((r + 1) % 4)); done)every process that waits this long reports itself" t_debug deadlock
     fail 4 "BLACS_GRIDINIT: the processes of the system context set different message-ID ranges \(BLACS_SET code 1\) && $who" t_debug idrange
     fail 2 "Cdgerv2d: receiving from this process itself \(\{0,1\}\) with no matching send made before && $who" t_debug selfrecv
     fail 4 "BLACS_BARRIER: Unknown scope 'D': SCOPE must be 'R', 'C' or 'A' && $who" t_debug barrierscope
     fail 2 "a deadlock: each of these receives from the next, which is receiving too: \{0,0\} <- \{0,1\} <- \{0,0\} && $who" t_debug deadlock
     fail 4 "a deadlock: each of these receives from the next, which is receiving too: \{0,0\} <- \{0,1\} <- \{0,2\} <- \{0,3\} <- \{0,0\} && $who" t_debug deadlock
     fail 2 "BLACS HANG REPORT && pnum 1 \{0,1\}: Cdgerva2d \(context 0\): receiving a 8 x 1 double matrix from any process && $who" t_debug anyhang
+    MPI_ENV=BLACS_DEBUG=1 hang 2 12 "BLACS HANG REPORT: process \{0,1\} has waited [0-9]+ s \(BLACS_HANG_TIMEOUT\) in Cdgerva2d \(context 0\): receiving a 8 x 1 double matrix from any process" t_debug anyhang
+    MPI_ENV=BLACS_DEBUG=1 fail 2 "Cdgerv2d: receiving from this process itself \(\{0,1\}\) with no matching send made before && $who" t_debug selfrecv
     fail 2 "Csgerv2d: process \{0,0\} sends a 8 x 1 double matrix \(64 bytes\), this call receives a 4 x 4 real matrix \(64 bytes\) && $who" t_debug p2psize
     pass 4 t_debug limit 64M
     fail 4 "BLACS_BUFFER_LIMIT: 'abc' is not a size && $who" t_debug limit abc
