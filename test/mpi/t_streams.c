@@ -8,10 +8,15 @@
  * member np - 1, on the cost model of a network (pieces of about 100 KiB,
  * sent synchronously two at a time).  Where tree B is tree A shifted (np
  * even), one process X forwards in both.  X's parent in tree B enters the
- * call 300 ms late, and X's sends are watched through MPI's profiling
- * interface: X must have sent every piece of tree A before its first of
- * tree B.  (In piece order across both trees, it sent one piece of A and
- * then waited the 300 ms for B's first.)  And every element must arrive.
+ * call 1 s late, and X's sends are watched through MPI's profiling
+ * interface: X must have sent more pieces of tree A before its first of
+ * tree B than its window holds (two): in piece order across both trees, it
+ * sent one piece of A, or the two its window holds, and then waited the
+ * second for B's first.  (On an idle machine X sends all of A's pieces
+ * within that second; on a loaded one, where 8 processes share 2 cores
+ * with other work, some of A's pieces may come after B's first, which is
+ * no fault: the check asks only that A did not wait for B.)  And every
+ * element must arrive.
  * The late process must not be a child of the source, whose window it
  * would fill, nor X's child in A: np = 8, 12 and 16 are such.
  *
@@ -36,7 +41,8 @@
 
 #define BYTES ((size_t)4 << 20)
 #define BIG_BYTES ((size_t)48 << 20)
-#define LATE_NS 300000000L
+#define LATE_S 1 /* X's parent in tree B enters the call this many seconds late */
+#define WINDOW 2 /* pieces a stream has in flight */
 
 /* X's sends during the watched call: to its destinations in tree A and in
  * tree B (communicator ranks), and how many of A's went before B's first. */
@@ -114,7 +120,7 @@ static void run(int ctxt, int np, int me, int root)
     int rel = (me - root + np) % np;
     w = (watch){rel == x, member(root, to_a, np), member(root, to_b, np), 0, 0, -1};
     if (rel == late)
-        nanosleep(&(struct timespec){0, LATE_NS}, NULL);
+        nanosleep(&(struct timespec){LATE_S, 0}, NULL);
     unsigned long before = blx_algorithm_runs(t);
     if (me == root)
         Cdgebs2d(ctxt, "A", " ", (int)n, 1, v, (int)n);
@@ -131,10 +137,10 @@ static void run(int ctxt, int np, int me, int root)
     if (on) {
         CHECK(w.sent_a >= 2 && w.sent_b >= 1,
               "broadcast from %d: X sent %d pieces along tree A and %d along B", root, w.sent_a, w.sent_b);
-        CHECK(w.a_before_b == w.sent_a,
-              "broadcast from %d: X sent %d of its %d pieces of tree A before its first of tree B, not all "
-              "(the trees waited for each other)",
-              root, w.a_before_b, w.sent_a);
+        CHECK(w.a_before_b > WINDOW,
+              "broadcast from %d: X sent only %d of its %d pieces of tree A before its first of tree B, %d s "
+              "late (tree A waited for tree B)",
+              root, w.a_before_b, w.sent_a, LATE_S);
     }
     free(v);
     blx_tree_free(a);
@@ -178,7 +184,7 @@ static void big_sum(int ctxt, int np, int me, int dest)
     long n = (long)(BIG_BYTES / sizeof(double));
     double *v = sum_vector(BIG_BYTES, me);
     if (me % 3 == 1)
-        nanosleep(&(struct timespec){0, LATE_NS / 3}, NULL);
+        nanosleep(&(struct timespec){0, 100000000L}, NULL); /* every third process 100 ms late */
     unsigned long before = blx_algorithm_runs(t);
     Cdgsum2d(ctxt, "A", " ", (int)n, 1, v, (int)n, 0, dest);
     CHECK(blx_algorithm_runs(t) == before + 1, "sum to %d: the two trees did not run", dest);
