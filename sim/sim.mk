@@ -13,14 +13,19 @@
 #   make sim-check   a p = 16 smoke run, the determinism check, a fault that must be
 #                    caught, the analysis, a p = 32 run on nodes16, two random platforms
 #                    with every algorithm forced in turn (sim/sweep.sh), a p = 16 run
-#                    of the simulated lu (sim/lu-check.sh), and BLACS_SET 15's sums on
-#                    two networks (sim/repeat.sh) (2-3 minutes)
+#                    of the simulated lu (sim/lu-check.sh), BLACS_SET 15's sums on
+#                    two networks (sim/repeat.sh), and ScaLAPACK's four drivers on
+#                    32 processes on both BLACS (sim/scalapack/check.sh) (3-4 minutes)
 #   make sim-sweep   every algorithm on 30 random platforms of 16-1024 processes:
 #                    deadlock freedom and every element checked (sim/sweep.sh; hours)
 #   make sim-lu      bench/hpl_lu.c at scale, its BLAS as simulated time (sim/lu.sh):
 #                    p = 256 on the flat cluster and nodes16, every row TOP, look-ahead
 #                    0 and 1 (options SIM_LU_*, sim/README.md; 10-20 min a run here)
 #   make sim-lu-rates  one core's DGEMM GFLOP/s and DGER GB/s, sim-lu's rates
+#   make sim-scalapack ScaLAPACK's PDGESV, PDPOTRF, PDGEQRF and PDGEMM (its own source,
+#                    release 2.2.1) on its reference BLACS and on this library:
+#                    p = 64 and 256 on the flat cluster and nodes16 (sim/scalapack/run.sh;
+#                    options SIM_SL_*; results/sim-scalapack-<date>/table.md)
 #
 # Options, as make or environment variables:
 #   SIM_P="16 64 256"  (add 1024 on request; sim-nodes: every core of the platform)
@@ -102,9 +107,42 @@ $(SIM_B)/lu: bench/hpl_lu.c examples/distrib.c examples/distrib.h sim/lu_simblas
 	$(call say,SMPICC,$<)
 	$(Q)$(SMPICC) $(SIM_FLAGS) -DLU_SIM_FLOPS -Iexamples -Isim -o $@ bench/hpl_lu.c examples/distrib.c $(SIM_LIB) -lm
 
+# ScaLAPACK's own drivers (PDGESV, PDPOTRF, PDGEQRF, PDGEMM) under SMPI, for
+# make sim-scalapack (sim/scalapack/): ScaLAPACK's TOOLS, PBLAS, SRC and its
+# reference BLACS compiled by smpicc and smpif90 from the files of release
+# 2.2.1 these drivers need (sim/scalapack/scalapack-2.2.1-subset.tar.xz,
+# made by sim/scalapack/vendor.sh), or from SCALAPACK_SRC, a whole source
+# tree; linked once with the reference BLACS and once with this library,
+# their BLAS as simulated time (sim/scalapack/simblas.c).
+SL_B    := $(SIM_B)/scalapack
+SL_TAR  := sim/scalapack/scalapack-2.2.1-subset.tar.xz
+SCALAPACK_SRC ?=
+SL_SRC  := $(or $(SCALAPACK_SRC),$(SL_B)/src)
+SL_DRV  := sim/scalapack/driver.c sim/scalapack/simblas.c
+SL_LINK := -llapack -lgfortran -lm
+
+$(SL_B)/src/LICENSE: $(SL_TAR)
+	@rm -rf $(SL_B)/src && mkdir -p $(SL_B)/src
+	$(call say,UNTAR,$<)
+	$(Q)tar -xJf $< -C $(SL_B)/src && touch $@
+
+$(SL_B)/libs.stamp: $(if $(SCALAPACK_SRC),,$(SL_B)/src/LICENSE) sim/scalapack/build.sh sim/scalapack/match_size.h
+	$(call say,SCALAPACK,$(SL_SRC))
+	$(Q)bash sim/scalapack/build.sh $(SL_SRC) $(SL_B) >/dev/null
+	$(Q)echo "$(if $(SCALAPACK_SRC),$(SCALAPACK_SRC),release 2.2.1 (commit 1cad194; $(SL_TAR)))" >$(SL_B)/source.txt
+	@touch $@
+
+$(SL_B)/driver-ref: $(SL_DRV) sim/lu_simblas.h $(SL_B)/libs.stamp
+	$(call say,SMPICC,$@)
+	$(Q)$(SMPICC) $(SIM_FLAGS) -Isim -o $@ $(SL_DRV) $(SL_B)/libscalapack-sim.a $(SL_B)/libblacs-ref-sim.a $(SL_LINK)
+
+$(SL_B)/driver-ours: $(SL_DRV) sim/lu_simblas.h $(SL_B)/libs.stamp $(SIM_LIB)
+	$(call say,SMPICC,$@)
+	$(Q)$(SMPICC) $(SIM_FLAGS) -Isim -o $@ $(SL_DRV) $(SL_B)/libscalapack-sim.a $(SIM_LIB) $(SL_LINK)
+
 SIM_BINS := $(SIM_B)/simbench $(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)
 
-.PHONY: sim sim-nodes sim-check sim-build sim-lu sim-lu-rates sim-sweep
+.PHONY: sim sim-nodes sim-check sim-build sim-lu sim-lu-rates sim-sweep sim-scalapack
 
 sim-build: $(SIM_BINS)
 
@@ -115,10 +153,12 @@ sim-nodes: $(SIM_BINS) $(B)/tools/topo_table
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" SIM_REF="$(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)" bash sim/nodes.sh
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/sweep.sh
 
-sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune $(SIM_B)/lu $(SIM_B)/repeat $(B)/tools/topo_table
+sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune $(SIM_B)/lu $(SIM_B)/repeat $(B)/tools/topo_table \
+           $(SL_B)/driver-ref $(SL_B)/driver-ours
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/check.sh
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/repeat.sh
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/lu-check.sh
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/scalapack/check.sh
 
 # every algorithm on random platforms (sim/sweep.sh; options SIM_SWEEP_*)
 sim-sweep: $(SIM_B)/simbench $(B)/tools/topo_table
@@ -127,6 +167,11 @@ sim-sweep: $(SIM_B)/simbench $(B)/tools/topo_table
 # bench/hpl_lu.c at scale (sim/lu.sh; options SIM_LU_*, sim/README.md)
 sim-lu: $(SIM_B)/lu
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/lu.sh
+
+# ScaLAPACK's drivers at scale, on both BLACS (sim/scalapack/run.sh; options
+# SIM_SL_*, sim/README.md)
+sim-scalapack: $(SL_B)/driver-ref $(SL_B)/driver-ours
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/scalapack/run.sh
 
 # one core's DGEMM and memory rates, the defaults of sim-lu (sim/lu_rates.c)
 LU_RATES_BLAS ?= /usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas.so.0

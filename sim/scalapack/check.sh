@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# sim/scalapack/check.sh - make sim-check's short form of make sim-scalapack:
+# the four drivers on 32 simulated processes (two 16-core hosts of
+# sim/nodes16.xml, a 4 x 8 grid), N = 1024, NB = 64, on the reference BLACS
+# and on this library (about a minute).  It checks that every run ends with
+# INFO = 0, that both BLACS ran the same computation (the busiest process's
+# BLAS time is the same to the nanosecond: the same factorization, the same
+# pivots), that the statistics run wrote its CSV, and that the tables are
+# made.  It asserts nothing about speed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${BUILD:-build}/sim/check-scalapack
+rm -rf "$out"
+fail() { echo "sim-check: FAILED: scalapack: $*" >&2; exit 1; }
+SIM_SL_OUT=$out SIM_SL_P=32 SIM_SL_PLATFORMS=nodes16 SIM_SL_PLACE=node SIM_SL_LOCAL=182 SIM_SL_NB=64 \
+    bash sim/scalapack/run.sh >"$out.log" 2>&1 || { tail -20 "$out.log" >&2; fail "a run failed"; }
+csv=$out/runs.csv
+[ "$(awk -F, 'NR > 1' "$csv" | wc -l)" = 8 ] || fail "expected 8 runs in $csv"
+awk -F, 'NR > 1 && ($12 != 0 || !($9 > 0) || $6 != 1024) { print "  " $0; bad = 1 } END { exit bad }' "$csv" ||
+    fail "a run with INFO != 0, no time or another N (above)"
+awk -F, 'NR > 1 { b[$3, $8] = $11; d[$3] = 1 }
+    END { for (k in d) if (b[k, "ref"] != b[k, "ours"]) { print "  " k ": BLAS " b[k, "ref"] " against " b[k, "ours"]; bad = 1 }
+          exit bad }' "$csv" || fail "the two BLACS ran different computations (above)"
+for d in gesv potrf geqrf gemm; do
+    [ -s "$out/stats/nodes16-node-$d-p32.csv" ] || fail "no statistics for $d"
+    grep -q "| nodes16 | node | PD${d^^} | 32 (4x8) | 1024 |" "$out/table.md" || fail "table.md lacks PD${d^^}"
+done
+grep -q '^| broadcast' "$out/breakdown.md" || fail "breakdown.md lists no broadcast"
+echo "sim-check: scalapack: PDGESV, PDPOTRF, PDGEQRF, PDGEMM on 32 processes, both BLACS, INFO = 0, the same computations"
+sed -n '/^| platform/,$p' "$out/table.md"

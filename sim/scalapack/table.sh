@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# sim/scalapack/table.sh DIR - the tables of `make sim-scalapack` from
+# DIR/runs.csv and DIR/stats/*.csv (sim/scalapack/run.sh):
+#   DIR/table.md      per platform, driver and p: the reference's and this
+#                     library's simulated times, their ratio (above 1: this
+#                     library is faster), the busiest process's BLAS time
+#                     (what no network removes), each one's time beyond it,
+#                     and the simulation's CPU time, this library's over the
+#                     reference's (a proxy for the MPI calls made)
+#   DIR/breakdown.md  where this library's BLACS time went (BLACS_STATS):
+#                     per routine family, TOP and algorithm, the calls and
+#                     seconds a process spent inside (of it, waiting), as a
+#                     mean over the processes, largest first
+set -euo pipefail
+dir=$1
+[ -s "$dir/runs.csv" ] || { echo "table.sh: $dir/runs.csv is missing" >&2; exit 1; }
+{
+    echo "# ScaLAPACK's drivers, simulated: the reference BLACS against this library"
+    echo
+    sed 's/^/    /' "$dir/meta.txt"
+    echo
+    echo "Times are simulated seconds of one call of the driver (the slowest process)."
+    echo "ref / this above 1: this library is faster.  BLAS: the busiest process's simulated"
+    echo "BLAS time; beyond BLAS: the driver's time less that (communication and waiting)."
+    echo "CPU: the simulator's own CPU seconds, this library's run over the reference's."
+    echo
+    echo "| platform | placement | driver | p (grid) | N | reference s | this library s | ref / this | BLAS s | beyond BLAS, ref | beyond BLAS, this | CPU this / ref |"
+    echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    awk -F, 'NR > 1 {
+        k = $1 "," $2 "," $3 "," $4
+        if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+        grid[k] = $5; n[k] = $6; blas[k] = $11
+        t[k, $8] = $9; cpu[k, $8] = $14
+    }
+    END {
+        for (i = 1; i <= nk; i++) {
+            k = order[i]; split(k, f, ",")
+            if (t[k, "ref"] == "" || t[k, "ours"] == "") continue
+            printf "| %s | %s | PD%s | %s (%s) | %s | %.6f | %.6f | **%.3f** | %.6f | %.6f | %.6f | %.2f |\n",
+                f[1], f[2], toupper(f[3]), f[4], grid[k], n[k], t[k, "ref"], t[k, "ours"],
+                t[k, "ref"] / t[k, "ours"], blas[k], t[k, "ref"] - blas[k], t[k, "ours"] - blas[k],
+                (cpu[k, "ref"] > 0 ? cpu[k, "ours"] / cpu[k, "ref"] : 0)
+        }
+    }' "$dir/runs.csv"
+} >"$dir/table.md"
+
+{
+    echo "# Where this library's BLACS time went (BLACS_STATS, one simulated run each)"
+    echo
+    echo "Per routine family, TOP and algorithm: calls and seconds per process (mean over the"
+    echo "processes; max: the busiest process), of which waiting for a message.  '_' is the blank TOP."
+    for f in "$dir"/stats/*.csv; do
+        [ -s "$f" ] || continue
+        echo
+        echo "## $(basename "$f" .csv)"
+        echo
+        echo "| family | TOP | algorithm | calls / process | bytes avg | inside s (mean) | inside s (max) | waiting s (mean) |"
+        echo "|---|---|---|---:|---:|---:|---:|---:|"
+        awk -F, 'NR > 1 {
+            k = $2 "|" $3 "|" $4
+            calls[k] += $5; bytes[k] += $9; in_s[k] += $10; wait_s[k] += $11
+            if ($10 > mx[k]) mx[k] = $10
+            procs[$1] = 1
+        }
+        END {
+            np = 0; for (p in procs) np++
+            for (k in calls) {
+                split(k, f, "|")
+                printf "%.9f| %s | %s | %s | %.1f | %.0f | %.6f | %.6f | %.6f |\n", in_s[k] / np, f[1], f[2], f[3],
+                    calls[k] / np, calls[k] ? bytes[k] / calls[k] : 0, in_s[k] / np, mx[k], wait_s[k] / np
+            }
+        }' "$f" | sort -t'|' -k1,1 -g -r | cut -d'|' -f2- | sed 's/^/|/'
+    done
+} >"$dir/breakdown.md"
