@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+_Thread_local unsigned long blx_mpi_calls;
+
 static blx_report_hook hook;
 
 void blx_report_set_hook(const blx_report_hook *h) { hook = *h; }

@@ -71,11 +71,17 @@ BLX_INTERNAL BLX_NORETURN void blx_fatal_mpi(int ctxt, const char *routine, int 
 #define blx_fatal(ctxt, routine, ...) blx_fatal_at(__FILE__, __LINE__, ctxt, routine, __VA_ARGS__)
 #define blx_warn(ctxt, routine, ...) blx_warn_at(__FILE__, __LINE__, ctxt, routine, __VA_ARGS__)
 
+/* The MPI calls this thread has checked (each by blx_check_mpi): what
+ * BLACS_STATS counts a BLACS call's MPI calls by. */
+BLX_INTERNAL extern _Thread_local unsigned long blx_mpi_calls;
+
 /* An MPI call's return code: a clear error naming the routine if it failed.
- * (It also notes how deep the stack is: MPI was called from here.) */
+ * (It also notes how deep the stack is: MPI was called from here, and
+ * counts the call.) */
 static inline void blx_check_mpi(int ctxt, const char *routine, int rc, const char *call)
 {
     blx_stack_note();
+    blx_mpi_calls++;
     if (rc != MPI_SUCCESS)
         blx_fatal_mpi(ctxt, routine, rc, call);
 }

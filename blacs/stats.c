@@ -1,7 +1,10 @@
 /*
  * blacs/stats.c - statistics (BLACS_STATS): per routine family, TOP and the
  * algorithm that ran, the calls, the bytes of a call (min, avg, max), the
- * time inside the routines and the part of it spent waiting for messages.
+ * time inside the routines and the part of it spent waiting for messages,
+ * and the MPI calls the library made for them (each send, receive, test,
+ * wait and probe of the byte layer and the buffer queue: what a call costs
+ * beyond its messages' time).
  *
  * Every process keeps its own table (nothing is communicated while the
  * program runs).  BLACS_EXIT prints it (BLACS_STATS=1), each row with the
@@ -21,6 +24,7 @@
 #include <unistd.h>
 
 #include "../base/debug.h"
+#include "../base/report.h"
 #include "stats.h"
 
 #define ROWS 64
@@ -29,11 +33,12 @@ typedef struct stat_row {
     char family[24];
     char top;
     char algorithm[48];
-    double calls, bytes, bmin, bmax, inside, waiting;
+    double calls, bytes, bmin, bmax, inside, waiting, mpi;
 } stat_row;
 
 static stat_row rows[ROWS];
 static int nrows;
+static unsigned long mpi_seen; /* blx_mpi_calls at the last call counted */
 
 static const char *family_of(const blx_call *k)
 {
@@ -57,7 +62,7 @@ static stat_row *row_for(const char *family, char top, const char *algorithm)
 }
 
 static void add(stat_row *r, double calls, double bytes, double bmin, double bmax, double inside,
-                double waiting)
+                double waiting, double mpi)
 {
     r->bmin = r->calls == 0 || bmin < r->bmin ? bmin : r->bmin;
     r->bmax = bmax > r->bmax ? bmax : r->bmax;
@@ -65,14 +70,17 @@ static void add(stat_row *r, double calls, double bytes, double bmin, double bma
     r->bytes += bytes;
     r->inside += inside;
     r->waiting += waiting;
+    r->mpi += mpi;
 }
 
 void blx_stats_count(const blx_call *k, size_t bytes, const char *algorithm)
 {
     double inside = MPI_Wtime() - k->since, waiting = blx_debug_take_waited();
     char top = k->s != NULL && k->kind != BLX_BARRIER ? k->letter : 0;
+    double mpi = (double)(blx_mpi_calls - mpi_seen);
+    mpi_seen = blx_mpi_calls;
     add(row_for(family_of(k), top, algorithm ? algorithm : "-"), 1, (double)bytes, (double)bytes,
-        (double)bytes, inside, waiting);
+        (double)bytes, inside, waiting, mpi);
 }
 
 /* The table, as one block of text written at once to fd; each row
@@ -86,14 +94,14 @@ static void print_table(int fd, const stat_row *t, int n, const char *title, int
         return;
     fprintf(f,
             "%s\n%s| routine family | TOP | algorithm | calls | bytes min | bytes avg | bytes max | "
-            "inside s | waiting s |\n%s|---|---|---|---:|---:|---:|---:|---:|---:|\n",
+            "inside s | waiting s | MPI calls |\n%s|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
             title, pnum >= 0 ? "| process " : "", pnum >= 0 ? "|---:" : "");
     for (int i = 0; i < n; i++) {
         if (pnum >= 0)
             fprintf(f, "| %d ", pnum);
-        fprintf(f, "| %s | '%c' | %s | %.0f | %.0f | %.0f | %.0f | %.6f | %.6f |\n", t[i].family,
+        fprintf(f, "| %s | '%c' | %s | %.0f | %.0f | %.0f | %.0f | %.6f | %.6f | %.0f |\n", t[i].family,
                 t[i].top ? t[i].top : '-', t[i].algorithm, t[i].calls, t[i].bmin,
-                t[i].calls ? t[i].bytes / t[i].calls : 0, t[i].bmax, t[i].inside, t[i].waiting);
+                t[i].calls ? t[i].bytes / t[i].calls : 0, t[i].bmax, t[i].inside, t[i].waiting, t[i].mpi);
     }
     fprintf(f, "\n");
     fclose(f);
@@ -118,16 +126,16 @@ static void write_csv(const char *path, int pnum)
     FILE *f = fdopen(fd, "a");
     if (lseek(fd, 0, SEEK_END) == 0)
         fprintf(
-            f,
-            "pnum,family,top,algorithm,calls,bytes_min,bytes_avg,bytes_max,bytes_total,inside_s,waiting_s\n");
+            f, "pnum,family,top,algorithm,calls,bytes_min,bytes_avg,bytes_max,bytes_total,inside_s,waiting_s,"
+               "mpi_calls\n");
     for (int i = 0; i < nrows; i++)
-        fprintf(f, "%d,%s,%c,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.9f,%.9f\n", pnum, rows[i].family,
+        fprintf(f, "%d,%s,%c,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.9f,%.9f,%.0f\n", pnum, rows[i].family,
                 rows[i].top == ' ' ? '_'
                 : rows[i].top      ? rows[i].top
                                    : '-',
                 rows[i].algorithm, rows[i].calls, rows[i].bmin,
                 rows[i].calls ? rows[i].bytes / rows[i].calls : 0, rows[i].bmax, rows[i].bytes,
-                rows[i].inside, rows[i].waiting);
+                rows[i].inside, rows[i].waiting, rows[i].mpi);
     fflush(f);
     flock(fd, LOCK_UN);
     fclose(f);
@@ -213,7 +221,7 @@ static void gather(const blx_ctx *c)
                 memcpy(merged[j].family, all[i].family, sizeof merged[j].family);
                 memcpy(merged[j].algorithm, all[i].algorithm, sizeof merged[j].algorithm);
                 add(&merged[j], all[i].calls, all[i].bytes, all[i].bmin, all[i].bmax, all[i].inside,
-                    all[i].waiting);
+                    all[i].waiting, all[i].mpi);
             }
         }
         char title[128];

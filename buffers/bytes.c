@@ -169,10 +169,11 @@ static int poll_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *
     }
 }
 
-/* MPI_Wait or MPI_Waitany, marked for level 1's watchdog; or, where waits
- * poll (level 2 and above), a loop of tests.  With statistics on, the time
- * spent is counted as waiting. */
-static int wait_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st)
+/* MPI_Wait or MPI_Waitany (all: MPI_Waitall, st then one status a
+ * request), marked for level 1's watchdog; or, where waits poll (level 2
+ * and above; never with all), a loop of tests.  With statistics on, the
+ * time spent is counted as waiting. */
+static int wait_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st, int all)
 {
     const blx_debug *d = blx_debug_get();
     blx_stack_note();
@@ -185,7 +186,9 @@ static int wait_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *
     } else {
         if (d->watchdog)
             blx_wait_mark();
-        if (n == 1) { /* Waitany of one costs more than Wait in a loop of short messages */
+        if (all) {
+            rc = MPI_Waitall(n, h, st);
+        } else if (n == 1) { /* Waitany of one costs more than Wait in a loop of short messages */
             *k = *h == MPI_REQUEST_NULL ? MPI_UNDEFINED : 0;
             rc = MPI_Wait(h, st);
         } else {
@@ -205,7 +208,7 @@ void blx_wait(const blx_ep *e, blx_req *r)
 {
     MPI_Status st;
     int k;
-    int rc = wait_any(e, 1, &r->mpi, &k, &st);
+    int rc = wait_any(e, 1, &r->mpi, &k, &st, 0);
     finish(e, r, rc, &st);
 }
 
@@ -240,7 +243,7 @@ void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call)
 {
     MPI_Status st;
     int k;
-    check(e, wait_any(e, 1, r, &k, &st), call);
+    check(e, wait_any(e, 1, r, &k, &st, 0), call);
 }
 
 int blx_arrived(const blx_ep *e, int k, int tag)
@@ -298,11 +301,24 @@ int blx_probe_first(const blx_ep *e, const int *tags)
     return k;
 }
 
+/* Several requests in one MPI_Waitall, not a wait each (a tree's sends to
+ * its children); where waits poll, one at a time. */
 void blx_waitall(const blx_ep *e, int n, blx_req *r)
 {
+    MPI_Request h[16];
+    MPI_Status st[16];
+    int at[16], m = 0, k;
     for (int i = 0; i < n; i++)
-        if (r[i].peer >= 0)
+        if (r[i].peer >= 0 && (m == 16 || blx_debug_get()->polls))
             blx_wait(e, &r[i]);
+        else if (r[i].peer >= 0)
+            at[m] = i, h[m++] = r[i].mpi;
+    int rc = m > 0 ? wait_any(e, m, h, &k, st, 1) : MPI_SUCCESS;
+    for (int j = 0; j < m; j++) {
+        r[at[j]].mpi = h[j];
+        finish(e, &r[at[j]], rc == MPI_ERR_IN_STATUS ? st[j].MPI_ERROR : rc, &st[j]);
+    }
+    blx_mpi_calls -= m > 1 ? (unsigned long)m - 1 : 0; /* each finish counted one: one call */
 }
 
 int blx_waitany(const blx_ep *e, int n, blx_req *r)
@@ -316,7 +332,7 @@ int blx_waitany(const blx_ep *e, int n, blx_req *r)
         h[i] = r[i].peer >= 0 ? r[i].mpi : MPI_REQUEST_NULL;
     int k = MPI_UNDEFINED;
     MPI_Status st;
-    int rc = wait_any(e, n, h, &k, &st);
+    int rc = wait_any(e, n, h, &k, &st, 0);
     if (h != stack)
         free(h);
     if (k == MPI_UNDEFINED) {

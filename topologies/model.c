@@ -182,7 +182,7 @@ int blx_model_parse_file(const char *text, blx_model *on, blx_model *off, int *n
 
 blx_model blx_model_network(const blx_model *on)
 {
-    blx_model m = {BLX_MODEL_NET_ALPHA, BLX_MODEL_NET_BETA, on->gamma, 0, 1, 1};
+    blx_model m = {BLX_MODEL_NET_ALPHA, BLX_MODEL_NET_BETA, on->gamma, BLX_MODEL_NET_OVERHEAD, 1, 1};
     return m;
 }
 

@@ -130,9 +130,18 @@ BLX_INTERNAL int blx_model_parse_file(const char *text, blx_model *on, blx_model
 
 /* The network between nodes when nothing better is known: a message
  * crosses two cards (BLX_MODEL_NET_ALPHA), at BLX_MODEL_NET_BETA a byte,
- * the link carrying one transfer at full speed; folding as on the node. */
+ * the link carrying one transfer at full speed; folding as on the node.
+ * Each message costs its sender BLX_MODEL_NET_OVERHEAD of its own time
+ * (posting it to the card and completing it: what the shared-memory
+ * model's 0.2 us measures on a node), which the start-up probe does not
+ * measure (blacs-tune does): without it, an algorithm of many small
+ * messages looked free beside one of few (a radix-8 reduce-scatter for a
+ * 2 KiB sum on 8 nodes: 42 MPI calls a process where the hypercube makes
+ * 9, and ScaLAPACK's PDGEQRF simulated on 64 processes made twice the MPI
+ * calls for 0.6% of its simulated time; doc/performance.md). */
 #define BLX_MODEL_NET_ALPHA 2e-6
 #define BLX_MODEL_NET_BETA 1e-10
+#define BLX_MODEL_NET_OVERHEAD 3e-7
 BLX_INTERNAL blx_model blx_model_network(const blx_model *on);
 /* A flat algorithm's model on a scope whose members are spread over
  * several nodes, at most 'sharing' of them on one node: the network's,

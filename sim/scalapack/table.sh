@@ -48,17 +48,18 @@ dir=$1
     echo "# Where this library's BLACS time went (BLACS_STATS, one simulated run each)"
     echo
     echo "Per routine family, TOP and algorithm: calls and seconds per process (mean over the"
-    echo "processes; max: the busiest process), of which waiting for a message.  '_' is the blank TOP."
+    echo "processes; max: the busiest process), of which waiting for a message, and the MPI calls"
+    echo "the library made for a call (sends, receives, tests, waits).  '_' is the blank TOP."
     for f in "$dir"/stats/*.csv; do
         [ -s "$f" ] || continue
         echo
         echo "## $(basename "$f" .csv)"
         echo
-        echo "| family | TOP | algorithm | calls / process | bytes avg | inside s (mean) | inside s (max) | waiting s (mean) |"
-        echo "|---|---|---|---:|---:|---:|---:|---:|"
+        echo "| family | TOP | algorithm | calls / process | bytes avg | inside s (mean) | inside s (max) | waiting s (mean) | MPI calls / call |"
+        echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
         awk -F, 'NR > 1 {
             k = $2 "|" $3 "|" $4
-            calls[k] += $5; bytes[k] += $9; in_s[k] += $10; wait_s[k] += $11
+            calls[k] += $5; bytes[k] += $9; in_s[k] += $10; wait_s[k] += $11; mpi[k] += $12
             if ($10 > mx[k]) mx[k] = $10
             procs[$1] = 1
         }
@@ -66,8 +67,9 @@ dir=$1
             np = 0; for (p in procs) np++
             for (k in calls) {
                 split(k, f, "|")
-                printf "%.9f| %s | %s | %s | %.1f | %.0f | %.6f | %.6f | %.6f |\n", in_s[k] / np, f[1], f[2], f[3],
-                    calls[k] / np, calls[k] ? bytes[k] / calls[k] : 0, in_s[k] / np, mx[k], wait_s[k] / np
+                printf "%.9f| %s | %s | %s | %.1f | %.0f | %.6f | %.6f | %.6f | %.1f |\n", in_s[k] / np, f[1], f[2], f[3],
+                    calls[k] / np, calls[k] ? bytes[k] / calls[k] : 0, in_s[k] / np, mx[k], wait_s[k] / np,
+                    calls[k] ? mpi[k] / calls[k] : 0
             }
         }' "$f" | sort -t'|' -k1,1 -g -r | cut -d'|' -f2- | sed 's/^/|/'
     done

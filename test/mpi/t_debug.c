@@ -160,11 +160,15 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         FILE *f = file ? fopen(file, "r") : NULL;
         char line[512];
-        int rows = 0, header = 0, sums = 0, bcasts = 0, barriers = 0;
+        int rows = 0, header = 0, sums = 0, bcasts = 0, barriers = 0, counted = 0;
         while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-            header += strncmp(line, "pnum,family,top,algorithm,calls", 31) == 0;
+            header += strncmp(line, "pnum,family,top,algorithm,calls", 31) == 0 &&
+                      strstr(line, ",waiting_s,mpi_calls") != NULL;
             rows++;
-            sums += strstr(line, ",combine sum,I,ring,3,64,64,64,192,") != NULL;
+            const char *sum = strstr(line, ",combine sum,I,ring,3,64,64,64,192,"), *mpi = strrchr(line, ',');
+            sums += sum != NULL;
+            /* each of the 3 sums to all over 4 processes sends or receives at least once */
+            counted += sum != NULL && mpi != NULL && atoi(mpi + 1) >= 3;
             bcasts += strstr(line, ",broadcast ") != NULL;
             barriers += strstr(line, ",barrier,-,-,1,0,") != NULL;
         }
@@ -172,9 +176,9 @@ int main(int argc, char **argv)
             fclose(f);
         CHECK(file != NULL && header == 1, "BLACS_STATS file %s: %d header lines", file ? file : "(unset)",
               header);
-        CHECK(sums == mt_size && barriers == mt_size && bcasts == mt_size,
-              "%d rows: %d sums, %d broadcasts, %d barriers for %d processes", rows, sums, bcasts, barriers,
-              mt_size);
+        CHECK(sums == mt_size && barriers == mt_size && bcasts == mt_size && counted == mt_size,
+              "%d rows: %d sums (%d with their MPI calls), %d broadcasts, %d barriers for %d processes", rows,
+              sums, counted, bcasts, barriers, mt_size);
     }
     if (strcmp(what, "statsfinal") == 0) { /* no BLACS_EXIT: MPI_Finalize reports */
         int mine = check_failures(), total = 0;
