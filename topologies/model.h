@@ -138,7 +138,7 @@ BLX_INTERNAL int blx_model_parse_file(const char *text, blx_model *on, blx_model
  * messages looked free beside one of few (a radix-8 reduce-scatter for a
  * 2 KiB sum on 8 nodes: 42 MPI calls a process where the hypercube makes
  * 9, and ScaLAPACK's PDGEQRF simulated on 64 processes made twice the MPI
- * calls for 0.6% of its simulated time; doc/performance.md). */
+ * calls for 0.7% of its simulated time; doc/performance.md). */
 #define BLX_MODEL_NET_ALPHA 2e-6
 #define BLX_MODEL_NET_BETA 1e-10
 #define BLX_MODEL_NET_OVERHEAD 3e-7
