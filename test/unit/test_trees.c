@@ -328,6 +328,17 @@ static void check_network_choices(void)
         CHECK(t == rows[i].want, "network, op %d, %d processes, %zu bytes: %s chosen, %s expected",
               rows[i].op, rows[i].np, rows[i].bytes, t->name, rows[i].want->name);
     }
+    /* the network's default model charges a sender its overhead a message
+     * (BLX_MODEL_NET_OVERHEAD): a few messages beat many at short sizes,
+     * where with no overhead a level's messages in flight cost one alpha */
+    char with_o[160];
+    snprintf(with_o, sizeof with_o, "alpha=%g,beta=%g,gamma=0,overhead=%g,window=1,overlap=1", 1e-6, 1e-10,
+             BLX_MODEL_NET_OVERHEAD);
+    CHECK(BLX_MODEL_NET_OVERHEAD > 0 && blx_model_network(&(blx_model){0}).overhead == BLX_MODEL_NET_OVERHEAD,
+          "the network's default model charges no overhead a message");
+    CHECK(network_choice(2, 8, 2048) == &blx_alg_rabenseifner &&
+              model_choice(with_o, 2, 8, 2048) == &blx_alg_hypercube,
+          "a 2 KiB sum to all on 8: radix-8 reduce-scatter without overhead, the hypercube with it");
     /* where receives do not overlap (more processes than processors), the
      * gather pays p - 1 latencies and a fan-in wins */
     CHECK(model_choice("alpha=1e-6,beta=1e-10,gamma=0,window=1,overlap=0", 1, 1024, 1 << 20) !=
