@@ -13,6 +13,9 @@
  *                   that may be cut)
  *   to all:         bidirectional exchange; reduce-scatter + allgather; the
  *                   fan-ins above followed by the best broadcast
+ * and, where they apply, the composites, which price themselves (their
+ * parts at this file's prices): two levels and node slices (nodes.h), and
+ * MPI's collective, the table's last row, priced against the best of ours.
  * The costs depend only on values every member of the scope shares (the
  * grid's model, the scope size, the bytes), so all members choose alike.
  * Its combines always fold their inputs in a fixed order, so that a program
@@ -23,12 +26,9 @@
 #include "../base/stack.h"
 #include "topology.h"
 
-#define NEVER 1e300
-
 int blx_algorithm_provides(const blx_algorithm *a, blx_coll op)
 {
-    return (a->flags & BLX_ALG_LEVELS)   ? 1
-           : (a->flags & BLX_ALG_SLICES) ? op == BLX_ALLREDUCE
+    return a->applies != NULL ? a->applies(NULL, op)
            : op == BLX_BCAST
                ? a->bcast != NULL
                : a->combine != NULL && !(op == BLX_REDUCE && (a->flags & BLX_ALG_LEAVE_ON_ALL_ONLY));
@@ -47,10 +47,7 @@ static int cuts(const blx_route_in *in)
  * to the default's choice; the default never weighs it there). */
 static int can_run(const blx_algorithm *a, blx_coll op, const blx_route_in *in)
 {
-    return blx_algorithm_provides(a, op) &&
-           (!(a->flags & BLX_ALG_LEVELS) || blx_nodes_two_levels(in->nodes)) &&
-           (!(a->flags & BLX_ALG_SLICES) || blx_nodes_sliceable(in->nodes)) &&
-           (!(a->flags & BLX_ALG_MPI) || in->mpi) &&
+    return blx_algorithm_provides(a, op) && (a->applies == NULL || a->applies(in, op)) &&
            !(op == BLX_BCAST && (a->flags & BLX_ALG_POWER_OF_TWO) && !blx_is_pof2(in->np)) &&
            !(op != BLX_BCAST && (a->flags & BLX_ALG_CUTS) && !cuts(in));
 }
@@ -79,81 +76,38 @@ static const blx_tree *cached(blx_tree_cache *trees, int np, blx_tree_shape shap
     return shape != NULL ? blx_tree_cached(trees, np, shape, key, param) : NULL;
 }
 
-static void choose(blx_route *best, double *cost, const blx_route_in *in, blx_coll op);
+static void weigh(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op);
+static double part_cost(blx_route *r, const blx_route_in *in, blx_coll op);
 
-/* Two levels (two_level.c): on the fullest node to its leader, among the
- * leaders, back on the node, each level along the default's best for it. */
-static double levels_cost(const blx_route_in *in, blx_coll op)
+blx_route_in blx_spread_in(const blx_route_in *combine)
 {
-    const blx_nodes *n = in->nodes;
-    blx_route_in node = *in, across = *in;
-    node.np = n->most;
-    node.model = &n->on;
-    across.np = n->nn;
-    across.model = &n->off;
-    node.nodes = across.nodes = NULL;
-    node.forced = across.forced = NULL;
-    node.mpi = across.mpi = 0; /* parts of a scope: no communicator of their own */
-    node.leave_on_all = 0;
-    across.leave_on_all = op == BLX_ALLREDUCE;
-    double t = 0, c;
-    blx_route r;
-    if (op != BLX_BCAST) {
-        choose(&r, &c, &node, BLX_REDUCE);
-        t += c;
-    }
-    choose(&r, &c, &across, op);
-    t += c;
-    if (op != BLX_REDUCE) {
-        choose(&r, &c, &node, BLX_BCAST);
-        t += c;
-    }
-    return t;
+    blx_route_in b = {.np = combine->np,
+                      .bytes = combine->bytes,
+                      .model = combine->model,
+                      .trees = combine->trees,
+                      .routes = combine->routes,
+                      .forced = combine->forced,
+                      .nodes = combine->nodes,
+                      .explain = combine->explain};
+    return b;
 }
 
-/* In slices (node_slices.c): reduce-scatter and allgather on a node of P,
- * between them the default's best sum to all of the N nodes' holders of a
- * piece, n / P bytes, the card shared by the node's P pieces. */
-static double slices_cost(const blx_route_in *in)
+/* The modelled time of route r; BLX_NEVER if one of its trees cannot be
+ * built (out of memory: the route is never chosen).  A composite prices
+ * itself (ours: the cheapest weighed before it, or negative).  A
+ * leave-on-all combine that gathers adds the broadcast that spreads the
+ * result; a row of no model (one BLACS_ALGORITHM forces) costs what the
+ * default's best does. */
+static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op, double ours)
 {
-    const blx_nodes *n = in->nodes;
-    blx_cost_in node = {&n->on, n->most, in->bytes, 1, 0, NULL, NULL}; /* its halving and doubling */
-    blx_route_in across = *in;
-    across.np = n->nn;
-    across.bytes = in->bytes / (size_t)n->most;
-    across.model = &n->sliced;
-    across.nodes = NULL;
-    across.forced = NULL;
-    across.mpi = 0;
-    blx_route r;
-    double t;
-    choose(&r, &t, &across, BLX_ALLREDUCE);
-    return t + blx_alg_rabenseifner.combine_cost(&node);
-}
-
-static void weigh_own(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op);
-
-/* MPI's measured time over the default's own for op on in's scope (-1:
- * not measured). */
-static double mpi_ratio(const blx_route_in *in, blx_coll op)
-{
-    return blx_mpi_ratio(in->mpi_costs, op, in->np, in->nodes != NULL ? in->nodes->nn : 1, in->bytes);
-}
-
-/* The modelled time of route r; NEVER if one of its trees cannot be built
- * (out of memory: the route is never chosen).  A leave-on-all combine that
- * gathers adds the broadcast that spreads the result.  MPI's collective:
- * the default's own best times the measured ratio (as the best, unmeasured);
- * a route of no model (one BLACS_ALGORITHM forces), the default's own best. */
-static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op)
-{
+    if (r->alg->price != NULL)
+        return r->alg->price(r, in, op, ours, part_cost);
     blx_cost_fn model = op == BLX_BCAST ? r->alg->bcast_cost : r->alg->combine_cost;
-    if ((r->alg->flags & BLX_ALG_MPI) ||
-        (model == NULL && !(r->alg->flags & (BLX_ALG_LEVELS | BLX_ALG_SLICES)))) {
-        blx_route own;
-        double t, ratio = r->alg->flags & BLX_ALG_MPI ? mpi_ratio(in, op) : -1;
-        weigh_own(&own, &t, in, op);
-        return ratio > 0 ? t * ratio : t;
+    if (model == NULL) {
+        blx_route best;
+        double t;
+        weigh(&best, &t, in, op);
+        return t;
     }
     blx_cost_in c = {in->model,
                      in->np,
@@ -163,33 +117,31 @@ static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op)
                      cached(in->trees, in->np, r->shape, r->key, r->param),
                      cached(in->trees, in->np, r->shape2, r->key, r->param)};
     if ((r->shape && !c.tree) || (r->shape2 && !c.tree2))
-        return NEVER;
-    if (r->alg->flags & BLX_ALG_LEVELS)
-        return levels_cost(in, op);
-    if (r->alg->flags & BLX_ALG_SLICES)
-        return slices_cost(in);
-    if (op == BLX_BCAST)
-        return model(&c);
-    double t = model(&c), spread = 0;
+        return BLX_NEVER;
+    double t = model(&c);
     if (op == BLX_ALLREDUCE && (r->alg->flags & BLX_ALG_GATHERS)) {
         blx_route b;
-        choose(&b, &spread, in, BLX_BCAST);
+        blx_route_in spread = blx_spread_in(in);
+        t += part_cost(&b, &spread, BLX_BCAST);
     }
-    return t + spread;
+    return t;
 }
 
-/* Every candidate of our own for op, the cheapest kept (the first on a
- * tie, and the first candidate at all, whatever its cost). */
-static void weigh_own(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op)
+/* Every row that can run op, each with its numbers, the cheapest kept
+ * (the first on a tie, and the first candidate at all, whatever its
+ * cost); a row priced relative to ours (MPI's collective, the table's
+ * last) against the cheapest before it. */
+static void weigh(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op)
 {
     int first = 1;
-    *best_cost = NEVER;
+    *best_cost = BLX_NEVER;
     for (int i = 0; i < BLX_NALGORITHMS; i++) {
         const blx_algorithm *a = blx_algorithms[i];
-        for (const int *p = a->weigh[op];
-             p != NULL && *p >= 0 && !(a->flags & BLX_ALG_MPI) && can_run(a, op, in); p++) {
+        for (const int *p = a->weigh[op]; p != NULL && *p >= 0 && can_run(a, op, in); p++) {
             blx_route r = route_of(a, *p, in, op);
-            double t = cost_of(&r, in, op);
+            double t = cost_of(&r, in, op, first ? -1 : *best_cost);
+            if (t == BLX_UNPRICED)
+                continue;
             if (in->explain != NULL)
                 in->explain->weighed(in->explain, op, in, &r, t);
             if (t < *best_cost || first) {
@@ -214,22 +166,6 @@ static int choice_kind(const blx_route_in *in, blx_coll op)
 static int slot_is(const struct blx_route_slot *s, const blx_route_in *in, int kind)
 {
     return s->kind == kind && s->bytes == in->bytes && s->np == in->np && s->model == in->model;
-}
-
-/* Ours, or MPI's collective where it can run and was measured faster. */
-static void weigh(blx_route *best, double *best_cost, const blx_route_in *in, blx_coll op)
-{
-    weigh_own(best, best_cost, in, op);
-    double ratio = in->mpi_costs != NULL ? mpi_ratio(in, op) : -1;
-    for (int i = 0; i < BLX_NALGORITHMS && ratio > 0; i++)
-        if ((blx_algorithms[i]->flags & BLX_ALG_MPI) && can_run(blx_algorithms[i], op, in)) {
-            blx_route r = route_of(blx_algorithms[i], 0, in, op);
-            if (in->explain != NULL)
-                in->explain->weighed(in->explain, op, in, &r, *best_cost * ratio);
-            if (ratio < 1)
-                *best = r, *best_cost *= ratio;
-            return;
-        }
 }
 
 static const struct blx_route_slot *recall(const blx_route_in *in, int kind)
@@ -263,7 +199,7 @@ static void keep(const blx_route_in *in, int kind, const blx_route *r, double co
 }
 
 /* The route BLACS_ALGORITHM forces for op, if it can run there; its cost
- * is the model's, only where asked for (MPI's weighs all of ours). */
+ * is the model's, only where asked for (a composite's part, a spread). */
 static int forced(blx_route *r, double *cost, const blx_route_in *in, blx_coll op)
 {
     if (in->forced == NULL || in->forced->alg[op] < 0)
@@ -273,7 +209,7 @@ static int forced(blx_route *r, double *cost, const blx_route_in *in, blx_coll o
         return 0;
     *r = route_of(a, in->forced->param[op], in, op);
     if (cost != NULL)
-        *cost = cost_of(r, in, op);
+        *cost = cost_of(r, in, op, -1);
     return 1;
 }
 
@@ -328,6 +264,14 @@ static void choose(blx_route *best, double *cost, const blx_route_in *in, blx_co
     }
     if (cost != NULL)
         *cost = t;
+}
+
+/* The route for op and its modelled time (a composite's part, a spread). */
+static double part_cost(blx_route *r, const blx_route_in *in, blx_coll op)
+{
+    double t;
+    choose(r, &t, in, op);
+    return t;
 }
 
 int blx_route_bcast(blx_route *r, char top, const blx_route_in *in)

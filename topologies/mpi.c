@@ -58,6 +58,22 @@ static void combine(const blx_xfer *x)
     blx_mpi_reduce(&x->ep, in, x->buf, x->bytes, x->mtype, x->mop, root);
 }
 
+static int applies(const blx_route_in *in, blx_coll op)
+{
+    (void)op;
+    return in == NULL || in->mpi;
+}
+
+/* The measured ratio times ours, the default's best (header): not
+ * weighed where nothing was measured; never chosen with nothing to weigh
+ * it against (no row before it: it is the table's last). */
+static double price(const blx_route *r, const blx_route_in *in, blx_coll op, double ours, blx_part_cost part)
+{
+    (void)r, (void)part;
+    double ratio = blx_mpi_ratio(in->mpi_costs, op, in->np, in->nodes != NULL ? in->nodes->nn : 1, in->bytes);
+    return ours < 0 ? BLX_NEVER : ratio > 0 ? ours * ratio : BLX_UNPRICED;
+}
+
 /* The measured ratio (model.h). */
 double blx_mpi_ratio(const blx_mpi_costs *t, int op, int np, int nn, size_t bytes)
 {
@@ -93,6 +109,8 @@ const blx_algorithm blx_alg_mpi = {
         "where a tuning file measured it faster",
     .bcast = bcast,
     .combine = combine,
+    .applies = applies,
+    .price = price,
     .flags = BLX_ALG_MPI | BLX_ALG_COHERENT,
     .weigh = {[BLX_BCAST] = BLX_WEIGH_ONCE, [BLX_REDUCE] = BLX_WEIGH_ONCE, [BLX_ALLREDUCE] = BLX_WEIGH_ONCE},
 };

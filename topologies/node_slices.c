@@ -32,16 +32,60 @@
  * use the pairs of a node, in the same order on both sides; step 2 only
  * pairs of different nodes.
  *
- * This file holds the table's row; two_level.c makes the groups of step 2
- * (blx_level_slice), default.c prices the algorithm and run.c runs it.
+ * two_level.c makes the groups of step 2 (blx_level_slice), rabenseifner.c
+ * runs steps 1 and 3 (blx_slices_scatter, blx_slices_gather).
  */
 #include "topology.h"
+
+static int applies(const blx_route_in *in, blx_coll op)
+{
+    return op == BLX_ALLREDUCE && (in == NULL || blx_nodes_sliceable(in->nodes));
+}
+
+/* Reduce-scatter and allgather on a node of P, between them the default's
+ * best sum to all of the N nodes' holders of a piece, n / P bytes, the
+ * card shared by the node's P pieces (header). */
+static double price(const blx_route *r, const blx_route_in *in, blx_coll op, double ours, blx_part_cost part)
+{
+    (void)r, (void)op, (void)ours;
+    const blx_nodes *n = in->nodes;
+    blx_cost_in node = {&n->on, n->most, in->bytes, 1, 0, NULL, NULL}; /* its halving and doubling */
+    blx_route_in across = *in;
+    across.np = n->nn;
+    across.bytes = in->bytes / (size_t)n->most;
+    across.model = &n->sliced;
+    across.nodes = NULL;
+    across.forced = NULL;
+    across.mpi = 0;
+    blx_route sum;
+    return part(&sum, &across, BLX_ALLREDUCE) + blx_alg_rabenseifner.combine_cost(&node);
+}
+
+/* The node's reduce-scatter, each piece summed across the nodes along the
+ * default's route, the node's allgather (header). */
+static void run(const blx_route *r, blx_xfer *x, blx_coll op, const blx_runner *with)
+{
+    (void)r, (void)op;
+    const blx_nodes *n = x->nodes;
+    blx_xfer node = blx_level_node(x, n->order[n->start[n->node[x->ep.me]]]); /* its first member first */
+    node.ep.whole = x->bytes;
+    size_t len, at = blx_slices_scatter(&node, &len);
+    blx_xfer across = blx_level_slice(x, node.ep.me);
+    across.buf = x->buf + at;
+    across.bytes = len;
+    blx_route sum = blx_level_route(&across, x, BLX_ALLREDUCE, with);
+    with->combine(&sum, &across);
+    blx_slices_gather(&node);
+}
 
 const blx_algorithm blx_alg_node_slices = {
     .name = "node_slices",
     .keys = "",
     .title = "node slices",
     .description = "reduce-scatter on each node, each piece summed across the nodes, allgather on each node",
+    .applies = applies,
+    .price = price,
+    .run = run,
     .flags =
         BLX_ALG_SLICES | BLX_ALG_LEAVE_ON_ALL_ONLY | BLX_ALG_CUTS | BLX_ALG_REPEATABLE | BLX_ALG_COHERENT,
     .weigh = {[BLX_ALLREDUCE] = BLX_WEIGH_ONCE},

@@ -1,8 +1,8 @@
 /*
  * topologies/run.c - running a route on a transfer: its trees from the
- * scope's cache, its plan from the model, the algorithm's functions, and
- * the broadcast that spreads a gathered leave-on-all result; and the run
- * counters, one per row of the algorithm table.
+ * scope's cache, its plan from the model, the algorithm's functions (a
+ * composite's own run), and the broadcast that spreads a gathered
+ * leave-on-all result; and the run counters, one per row of the table.
  */
 #include "../base/report.h"
 #include "topology.h"
@@ -51,90 +51,23 @@ static void run_bcast(const blx_route *r, blx_xfer *x)
     r->alg->bcast(x);
 }
 
-/* ---- two levels (two_level.c) ---- */
-
-/* The default's route for one level of x's operation (a level may cut
- * the vector where it has an element for each of the level's members). */
-static blx_route level_route(const blx_xfer *level, const blx_xfer *x, blx_coll op)
+/* The default's route for a composite's part. */
+static double part_route(blx_route *r, const blx_route_in *in, blx_coll op)
 {
-    blx_route_in in = {.np = level->ep.np,
-                       .bytes = level->bytes,
-                       .leave_on_all = op == BLX_ALLREDUCE,
-                       .splittable = x->unit != 0,
-                       .unit = x->unit,
-                       .model = level->model,
-                       .trees = level->trees,
-                       .routes = level->routes};
-    blx_route r;
     if (op == BLX_BCAST)
-        blx_route_bcast(&r, ' ', &in);
+        blx_route_bcast(r, ' ', in);
     else
-        blx_route_combine(&r, ' ', &in);
-    return r;
+        blx_route_combine(r, ' ', in);
+    return 0;
 }
 
-static void levels_bcast(blx_xfer *x)
-{
-    const blx_nodes *n = x->nodes;
-    int leader = blx_nodes_leader(n, n->node[x->ep.me], x->root);
-    if (leader == x->ep.me) {
-        blx_xfer a = blx_level_leaders(x, x->root);
-        blx_route r = level_route(&a, x, BLX_BCAST);
-        blx_bcast_run(&r, &a);
-    }
-    blx_xfer o = blx_level_node(x, leader);
-    if (o.ep.np > 1) {
-        blx_route r = level_route(&o, x, BLX_BCAST);
-        blx_bcast_run(&r, &o);
-    }
-}
-
-static void levels_combine(blx_xfer *x)
-{
-    const blx_nodes *n = x->nodes;
-    int leader = blx_nodes_leader(n, n->node[x->ep.me], x->root), lead = leader == x->ep.me;
-    if (lead && x->readonly) /* it folds its node's contributions into its own */
-        blx_xfer_own(x);
-    blx_xfer o = blx_level_node(x, leader);
-    o.leave_on_all = 0;
-    if (o.ep.np > 1) {
-        blx_route r = level_route(&o, x, BLX_REDUCE);
-        blx_combine_run(&r, &o);
-    }
-    if (lead) {
-        blx_xfer a = blx_level_leaders(x, x->root);
-        blx_route r = level_route(&a, x, x->leave_on_all ? BLX_ALLREDUCE : BLX_REDUCE);
-        blx_combine_run(&r, &a);
-    }
-    o = blx_level_node(x, leader);
-    if (x->leave_on_all && o.ep.np > 1) { /* every node from its leader */
-        o.ep.tag = x->spread_tag;
-        blx_route r = level_route(&o, x, BLX_BCAST);
-        blx_bcast_run(&r, &o);
-    }
-}
-
-/* A sum to all in slices (node_slices.c): the node's reduce-scatter, each
- * piece summed across the nodes, the node's allgather. */
-static void slices_combine(const blx_xfer *x)
-{
-    const blx_nodes *n = x->nodes;
-    blx_xfer node = blx_level_node(x, n->order[n->start[n->node[x->ep.me]]]); /* its first member first */
-    node.ep.whole = x->bytes;
-    size_t len, at = blx_slices_scatter(&node, &len);
-    blx_xfer across = blx_level_slice(x, node.ep.me);
-    across.buf = x->buf + at;
-    across.bytes = len;
-    blx_route r = level_route(&across, x, BLX_ALLREDUCE);
-    blx_combine_run(&r, &across);
-    blx_slices_gather(&node);
-}
+static const blx_runner runner = {part_route, blx_bcast_run, blx_combine_run};
 
 /* A broadcast along r, uncounted (the spreading of a gathered result). */
 static void bcast_along(const blx_route *r, blx_xfer *x)
 {
-    if (r->alg->flags & BLX_ALG_LEVELS)
-        levels_bcast(x);
+    if (r->alg->run != NULL)
+        r->alg->run(r, x, BLX_BCAST, &runner);
     else
         run_bcast(r, x);
 }
@@ -149,11 +82,8 @@ void blx_combine_run(const blx_route *r, blx_xfer *x)
 {
     count_run(r->alg);
     x->ordered |= r->fixed_order;
-    if (r->alg->flags & (BLX_ALG_LEVELS | BLX_ALG_SLICES)) {
-        if (r->alg->flags & BLX_ALG_LEVELS)
-            levels_combine(x);
-        else
-            slices_combine(x);
+    if (r->alg->run != NULL) { /* a composite: its parts counted as they run */
+        r->alg->run(r, x, x->leave_on_all ? BLX_ALLREDUCE : BLX_REDUCE, &runner);
         return;
     }
     x->ep.whole = x->bytes;
@@ -166,9 +96,10 @@ void blx_combine_run(const blx_route *r, blx_xfer *x)
                            .trees = x->trees,
                            .routes = x->routes,
                            .forced = x->forced,
-                           .nodes = x->nodes};
+                           .nodes = x->nodes},
+                     spread_in = blx_spread_in(&in);
         blx_route b;
-        blx_route_bcast(&b, ' ', &in);
+        blx_route_bcast(&b, ' ', &spread_in);
         blx_xfer spread = *x;
         spread.ep.tag = x->spread_tag;
         bcast_along(&b, &spread);

@@ -96,7 +96,8 @@ typedef double (*blx_cost_fn)(const blx_cost_in *c);
 
 /* Algorithm flags.  The registry acts on POWER_OF_TWO, LEAVE_ON_ALL_ONLY,
  * CUTS, GATHERS and NODE_ORDER; the others describe the algorithm for people and tools
- * (tools/topo_table). */
+ * (tools/topo_table): what a composite is, its own functions say (applies, price,
+ * run). */
 enum {
     BLX_ALG_PIPELINES = 1 << 0,         /* ring-like: consecutive operations pipeline */
     BLX_ALG_USES_RINGS = 1 << 1,        /* reads BLACS_SET code 11/13 */
@@ -109,21 +110,35 @@ enum {
                                            the registry then broadcasts it (the default's best) */
     BLX_ALG_CUTS = 1 << 8,              /* its combine cuts the vector between elements: never for
                                            combines with locations */
-    BLX_ALG_LEVELS = 1 << 9,            /* runs the table's own algorithms on a scope's two levels
-                                           (nodes.h): chosen and run by the registry itself */
-    BLX_ALG_MPI = 1 << 10,              /* hands the operation to MPI's own collective: runs where
-                                           blx_route_in.mpi says MPI can; the default weighs it by
-                                           a tuning file's measurements (blx_mpi_costs) */
+    BLX_ALG_LEVELS = 1 << 9,            /* runs the default's choices on a scope's two levels
+                                           (nodes.h) */
+    BLX_ALG_MPI = 1 << 10,              /* hands the operation to MPI's own collective, where
+                                           blx_route_in.mpi says MPI can; weighed by a tuning
+                                           file's measurements (blx_mpi_costs) */
     BLX_ALG_NODE_ORDER = 1 << 11,       /* its broadcast tree's number is the scope's crossing bits
                                            (blx_nodes.cross; 0 on one node): the order the shape
                                            leaves free follows the nodes */
-    BLX_ALG_SLICES = 1 << 12,           /* a sum to all in slices of the scope's nodes: runs where
-                                           blx_nodes_sliceable; the default prices it itself */
+    BLX_ALG_SLICES = 1 << 12,           /* a sum to all in slices of the scope's nodes, where
+                                           blx_nodes_sliceable */
     BLX_ALG_RADIX = 1 << 13             /* its number is a radix (2, 4 or 8; rabenseifner.c) */
 };
 
 /* The operations the default TOP chooses an algorithm for. */
 typedef enum blx_coll { BLX_BCAST, BLX_REDUCE, BLX_ALLREDUCE, BLX_NCOLL } blx_coll;
+
+struct blx_route;
+struct blx_route_in;
+
+/* What a composite prices and runs its parts with, handed down by the
+ * default (default.c) and the registry's run (run.c), so that a row never
+ * calls up into them: the default's route for a part and its modelled
+ * time; running a broadcast or a combine along a route. */
+typedef double (*blx_part_cost)(struct blx_route *r, const struct blx_route_in *in, blx_coll op);
+typedef struct blx_runner {
+    blx_part_cost route; /* (its modelled time is not needed to run) */
+    void (*bcast)(const struct blx_route *r, blx_xfer *x);
+    void (*combine)(const struct blx_route *r, blx_xfer *x);
+} blx_runner;
 
 typedef struct blx_algorithm {
     const char *name;  /* identifier: BLACS_ALGORITHM, statistics */
@@ -139,11 +154,29 @@ typedef struct blx_algorithm {
     blx_cost_fn bcast_cost;       /* modelled times, for algorithms the default weighs */
     blx_cost_fn combine_cost;
     blx_plan (*plan)(const blx_xfer *x); /* pieces and window, if not the tree's (model.h) */
+    /* A composite's own, where the fields above cannot say it (NULL for
+     * the others):
+     *   applies  whether it runs op on in's scope (in NULL: whether it
+     *            provides op at all);
+     *   price    its modelled time: its parts as the default would run
+     *            them ('part'), or relative to 'ours', the cheapest row
+     *            weighed before it (negative: none); BLX_UNPRICED: not a
+     *            candidate here;
+     *   run      the operation op on x, its parts along the default's
+     *            routes ('with'). */
+    int (*applies)(const struct blx_route_in *in, blx_coll op);
+    double (*price)(const struct blx_route *r, const struct blx_route_in *in, blx_coll op, double ours,
+                    blx_part_cost part);
+    void (*run)(const struct blx_route *r, blx_xfer *x, blx_coll op, const blx_runner *with);
     unsigned flags;
     /* The default's candidates: per operation, the numbers (branches,
      * variant) it weighs this algorithm with, ended by -1; NULL: never. */
     const int *weigh[BLX_NCOLL];
 } blx_algorithm;
+
+/* A price: never chosen (a tree that cannot be built); not weighed at all. */
+#define BLX_NEVER 1e300
+#define BLX_UNPRICED (-1.0)
 
 /* weigh[] of an algorithm that has no number: weighed once. */
 #define BLX_WEIGH_ONCE ((const int[]){0, -1})
@@ -156,7 +189,8 @@ typedef struct blx_algorithm {
  * the default may choose it for), and add its row here.  Its TOP letters,
  * its place among the default's candidates, its run counter, its
  * BLACS_ALGORITHM name and the tables of tools/topo_table all come from
- * this list (test/unit/test_trees.c checks that they do). */
+ * this list (test/unit/test_trees.c checks that they do).  MPI's row
+ * stays last: it is priced against the best of the rows before it. */
 #define BLX_ALGORITHMS(X) \
     X(hypercube)          \
     X(general_tree)       \
@@ -280,6 +314,10 @@ typedef struct blx_route_in {
  * run, else the one the cost model finds fastest (default.c). */
 BLX_INTERNAL int blx_route_bcast(blx_route *r, char top, const blx_route_in *in);
 BLX_INTERNAL int blx_route_combine(blx_route *r, char top, const blx_route_in *in);
+/* The broadcast that spreads a gathered leave-on-all result (GATHERS), as
+ * the default prices it and the registry runs it: in's scope, size and
+ * model, one of our own algorithms (MPI's broadcast is not weighed). */
+BLX_INTERNAL blx_route_in blx_spread_in(const blx_route_in *combine);
 /* The route of a letter, after the documented fallbacks (registry.c). */
 BLX_INTERNAL int blx_route_letter(blx_route *r, char top, const blx_route_in *in, blx_coll op);
 
@@ -311,6 +349,10 @@ BLX_INTERNAL double blx_tree_combine_cost(const blx_cost_in *c);
  * an operation rooted at member 'root', one per node. */
 BLX_INTERNAL blx_xfer blx_level_node(const blx_xfer *x, int leader);
 BLX_INTERNAL blx_xfer blx_level_leaders(const blx_xfer *x, int root);
+/* The default's route for 'level', a part of x's operation op (a level may
+ * cut the vector where it has an element for each of its members). */
+BLX_INTERNAL blx_route blx_level_route(const blx_xfer *level, const blx_xfer *x, blx_coll op,
+                                       const blx_runner *with);
 /* A sum to all in slices (node_slices.c): the members of x's scope that
  * hold piece 'index' of their node, one per node (two_level.c); and on one node's
  * members, the root first (rabenseifner.c), the reduce-scatter, which

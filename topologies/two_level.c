@@ -29,8 +29,9 @@
  *   combine to all:   R_node(P, n) + A_net(N, n) + B_node(P, n)
  *
  * where B, R and A are the default's best broadcast, combine to one and
- * combine to all at that size and model (topologies/default.c prices it so,
- * and topologies/run.c runs it; the levels run one after the other).
+ * combine to all at that size and model (the default's own price of each
+ * part, blx_part_cost; the levels run one after the other, each along the
+ * default's route for it).
  * Combines fold in a fixed order at each level: repeatable for a given grid
  * and placement.  A combine to all is coherent: the leaders' results are
  * (the default's combines to all are), and each node gets its leader's.
@@ -87,11 +88,111 @@ blx_xfer blx_level_slice(const blx_xfer *x, int index)
     return across(x, 0, &n->sliced);
 }
 
+static int applies(const blx_route_in *in, blx_coll op)
+{
+    (void)op;
+    return in == NULL || blx_nodes_two_levels(in->nodes);
+}
+
+/* On the fullest node to its leader, among the leaders, back on the node
+ * (header). */
+static double price(const blx_route *r, const blx_route_in *in, blx_coll op, double ours, blx_part_cost part)
+{
+    (void)r, (void)ours;
+    const blx_nodes *n = in->nodes;
+    blx_route_in node = *in, across = *in;
+    node.np = n->most;
+    node.model = &n->on;
+    across.np = n->nn;
+    across.model = &n->off;
+    node.nodes = across.nodes = NULL;
+    node.forced = across.forced = NULL;
+    node.mpi = across.mpi = 0; /* parts of a scope: no communicator of their own */
+    node.leave_on_all = 0;
+    across.leave_on_all = op == BLX_ALLREDUCE;
+    blx_route level;
+    double t = 0;
+    if (op != BLX_BCAST)
+        t += part(&level, &node, BLX_REDUCE);
+    t += part(&level, &across, op);
+    if (op != BLX_REDUCE)
+        t += part(&level, &node, BLX_BCAST);
+    return t;
+}
+
+blx_route blx_level_route(const blx_xfer *level, const blx_xfer *x, blx_coll op, const blx_runner *with)
+{
+    blx_route_in in = {.np = level->ep.np,
+                       .bytes = level->bytes,
+                       .leave_on_all = op == BLX_ALLREDUCE,
+                       .splittable = x->unit != 0,
+                       .unit = x->unit,
+                       .model = level->model,
+                       .trees = level->trees,
+                       .routes = level->routes};
+    blx_route r;
+    with->route(&r, &in, op);
+    return r;
+}
+
+static void levels_bcast(blx_xfer *x, const blx_runner *with)
+{
+    const blx_nodes *n = x->nodes;
+    int leader = blx_nodes_leader(n, n->node[x->ep.me], x->root);
+    if (leader == x->ep.me) {
+        blx_xfer a = blx_level_leaders(x, x->root);
+        blx_route r = blx_level_route(&a, x, BLX_BCAST, with);
+        with->bcast(&r, &a);
+    }
+    blx_xfer o = blx_level_node(x, leader);
+    if (o.ep.np > 1) {
+        blx_route r = blx_level_route(&o, x, BLX_BCAST, with);
+        with->bcast(&r, &o);
+    }
+}
+
+static void levels_combine(blx_xfer *x, const blx_runner *with)
+{
+    const blx_nodes *n = x->nodes;
+    int leader = blx_nodes_leader(n, n->node[x->ep.me], x->root), lead = leader == x->ep.me;
+    if (lead && x->readonly) /* it folds its node's contributions into its own */
+        blx_xfer_own(x);
+    blx_xfer o = blx_level_node(x, leader);
+    o.leave_on_all = 0;
+    if (o.ep.np > 1) {
+        blx_route r = blx_level_route(&o, x, BLX_REDUCE, with);
+        with->combine(&r, &o);
+    }
+    if (lead) {
+        blx_xfer a = blx_level_leaders(x, x->root);
+        blx_route r = blx_level_route(&a, x, x->leave_on_all ? BLX_ALLREDUCE : BLX_REDUCE, with);
+        with->combine(&r, &a);
+    }
+    o = blx_level_node(x, leader);
+    if (x->leave_on_all && o.ep.np > 1) { /* every node from its leader */
+        o.ep.tag = x->spread_tag;
+        blx_route r = blx_level_route(&o, x, BLX_BCAST, with);
+        with->bcast(&r, &o);
+    }
+}
+
+static void run(const blx_route *r, blx_xfer *x, blx_coll op, const blx_runner *with)
+{
+    (void)r;
+    if (op == BLX_BCAST)
+        levels_bcast(x, with);
+    else
+        levels_combine(x, with);
+}
+
 const blx_algorithm blx_alg_two_level = {
     .name = "two_level",
     .keys = "",
     .title = "two levels",
     .description = "on each node and among one process of each node, each level along the default's best",
+    .applies = applies,
+    .price = price,
+    .run = run,
     .flags = BLX_ALG_LEVELS | BLX_ALG_REPEATABLE | BLX_ALG_COHERENT,
     .weigh = {[BLX_BCAST] = BLX_WEIGH_ONCE, [BLX_REDUCE] = BLX_WEIGH_ONCE, [BLX_ALLREDUCE] = BLX_WEIGH_ONCE},
 };

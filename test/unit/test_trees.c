@@ -514,6 +514,9 @@ static void check_algorithm_table(void)
     CHECK(sizeof names / sizeof names[0] == BLX_NALGORITHMS, "BLX_NALGORITHMS is not the list's length");
     const char *letters = blx_algorithm_letters();
     size_t nletters = 0;
+    /* MPI's collective is priced against the best of the rows before it (mpi.c) */
+    CHECK(blx_algorithms[BLX_NALGORITHMS - 1] == &blx_alg_mpi,
+          "MPI's collective is not the table's last row");
     for (int i = 0; i < BLX_NALGORITHMS; i++) {
         const blx_algorithm *a = blx_algorithms[i];
         CHECK(a != NULL && strcmp(a->name, names[i]) == 0, "row %d: '%s', its list entry '%s'", i,
@@ -532,8 +535,7 @@ static void check_algorithm_table(void)
                   "letter '%c' of %s: not its own, or not once in '%s'", *k, a->name, letters);
         for (int op = 0; op < BLX_NCOLL; op++)
             for (const int *p = a->weigh[op]; p != NULL && *p >= 0; p++) {
-                CHECK((a->flags & (BLX_ALG_LEVELS | BLX_ALG_SLICES | BLX_ALG_MPI)) ||
-                          (op == BLX_BCAST ? a->bcast_cost : a->combine_cost) != NULL,
+                CHECK(a->price != NULL || (op == BLX_BCAST ? a->bcast_cost : a->combine_cost) != NULL,
                       "%s: weighed for operation %d without a cost", a->name, op);
                 static const char *const ops[] = {"bcast", "reduce", "allreduce"};
                 char text[64];
