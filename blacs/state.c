@@ -62,6 +62,7 @@ void blx_init(void)
         blx_g.id_hi = blx_g.tag_ub;
     }
     blx_debug_get(); /* the settings are read once, before anything else runs */
+    blx_waits_yield(blx_machine_waits_yield());
     blx_g.initialized = 1;
 }
 

@@ -150,18 +150,23 @@ static int test_any(int n, MPI_Request *h, int *k, int *done, MPI_Status *st)
     return MPI_SUCCESS;
 }
 
-/* A wait that polls (debug level 2 and above), telling the report hook how
- * long it has waited (every 0.1 s; a hang report after BLACS_HANG_TIMEOUT),
- * yielding the processor between tests. */
-static int poll_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st)
+static int yields; /* waits are loops of tests that yield (blx_waits_yield) */
+
+void blx_waits_yield(int yes) { yields = yes; }
+
+/* A wait that tests, yielding the processor between tests (where waits
+ * yield, or poll); where it reports (debug level 2 and above, waits poll),
+ * telling the report hook how long it has waited (every 0.1 s; a hang
+ * report after BLACS_HANG_TIMEOUT). */
+static int poll_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st, int reports)
 {
-    double t0 = MPI_Wtime(), next = t0 + 0.1;
+    double t0 = reports ? MPI_Wtime() : 0, next = t0 + 0.1;
     for (;;) {
         int done = 0, rc = test_any(n, h, k, &done, st);
         if (rc != MPI_SUCCESS || done)
             return rc;
-        double now = MPI_Wtime();
-        if (now >= next) {
+        double now = reports ? MPI_Wtime() : 0;
+        if (reports && now >= next) {
             blx_report_waiting(e->ctxt, now - t0);
             next = now + 0.1;
         }
@@ -171,8 +176,8 @@ static int poll_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *
 
 /* MPI_Wait or MPI_Waitany (all: MPI_Waitall, st then one status a
  * request), marked for level 1's watchdog; or, where waits poll (level 2
- * and above; never with all), a loop of tests.  With statistics on, the
- * time spent is counted as waiting. */
+ * and above) or yield, a loop of tests (never with all: such waits go one
+ * at a time).  With statistics on, the time spent is counted as waiting. */
 static int wait_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *st, int all)
 {
     const blx_debug *d = blx_debug_get();
@@ -181,22 +186,20 @@ static int wait_any(const blx_ep *e, int n, MPI_Request *h, int *k, MPI_Status *
     double t0 = d->stats ? MPI_Wtime() : 0;
     world_handler w = world_returns();
     int rc;
-    if (d->polls) {
-        rc = poll_any(e, n, h, k, st);
+    if (d->watchdog)
+        blx_wait_mark();
+    if (d->polls || yields) {
+        rc = poll_any(e, n, h, k, st, d->polls);
+    } else if (all) {
+        rc = MPI_Waitall(n, h, st);
+    } else if (n == 1) { /* Waitany of one costs more than Wait in a loop of short messages */
+        *k = *h == MPI_REQUEST_NULL ? MPI_UNDEFINED : 0;
+        rc = MPI_Wait(h, st);
     } else {
-        if (d->watchdog)
-            blx_wait_mark();
-        if (all) {
-            rc = MPI_Waitall(n, h, st);
-        } else if (n == 1) { /* Waitany of one costs more than Wait in a loop of short messages */
-            *k = *h == MPI_REQUEST_NULL ? MPI_UNDEFINED : 0;
-            rc = MPI_Wait(h, st);
-        } else {
-            rc = MPI_Waitany(n, h, k, st);
-        }
-        if (d->watchdog)
-            blx_wait_unmark();
+        rc = MPI_Waitany(n, h, k, st);
     }
+    if (d->watchdog)
+        blx_wait_unmark();
     world_restore(w);
     if (d->stats)
         blx_debug_add_waited(MPI_Wtime() - t0);
@@ -302,14 +305,14 @@ int blx_probe_first(const blx_ep *e, const int *tags)
 }
 
 /* Several requests in one MPI_Waitall, not a wait each (a tree's sends to
- * its children); where waits poll, one at a time. */
+ * its children); where waits poll or yield, one at a time. */
 void blx_waitall(const blx_ep *e, int n, blx_req *r)
 {
     MPI_Request h[16];
     MPI_Status st[16];
     int at[16], m = 0, k;
     for (int i = 0; i < n; i++)
-        if (r[i].peer >= 0 && (m == 16 || blx_debug_get()->polls))
+        if (r[i].peer >= 0 && (m == 16 || yields || blx_debug_get()->polls))
             blx_wait(e, &r[i]);
         else if (r[i].peer >= 0)
             at[m] = i, h[m++] = r[i].mpi;

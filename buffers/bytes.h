@@ -125,6 +125,13 @@ BLX_INTERNAL void blx_cancel_recv(const blx_ep *e, blx_req *r);
 /* Waits for any MPI request (a non-blocking collective, say) as the others
  * (polling at debug level 2 and above); a failure is a clear error. */
 BLX_INTERNAL void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call);
+/* How the waits above wait (set once, before the first message; off at
+ * first): MPI's blocking waits, or (yes) loops of MPI_Test that yield the
+ * processor between tests.  A node running more processes than it has
+ * processors needs the second: MPICH's blocking waits spin without giving
+ * way, so a waiting process keeps the one it waits for from running
+ * (blacs/machine.c, BLACS_WAIT). */
+BLX_INTERNAL void blx_waits_yield(int yes);
 
 /* MPI's own collectives over the scope's communicator e->own (which must
  * not be MPI_COMM_NULL), any size (several calls beyond BLX_MAX_MSG), with

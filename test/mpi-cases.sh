@@ -20,6 +20,9 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     for np in 2 3 4; do pass $np t_detach; done
     pass 3 t_detach crowded
     pass 3 t_detach network
+    # how waits wait (BLACS_WAIT): counted between the library and MPI
+    for mode in block yield auto; do pass 2 t_wait $mode; done
+    pass 4 t_wait auto # yields on 2 or 3 processors, blocks on more: the test knows
 else
     pass 4 t_support
     pass 6 t_p2p
@@ -42,6 +45,9 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     # every algorithm forced by name, in random use against an oracle, under
     # the testing aid's perturbed timings (a seed per process count)
     for np in 3 4 5 6 8; do MPI_ENV="BLACS_PERTURB=$np" pass $np t_property $np 40; done
+    # and with MPI's blocking waits, which a machine of 2 cores leaves to
+    # runs of 2 processes unless asked (BLACS_WAIT)
+    MPI_ENV="BLACS_PERTURB=12 BLACS_WAIT=block" pass 4 t_property 4 20
 else
     MPI_ENV="BLACS_PERTURB=4" pass 4 t_property 4 12
 fi
@@ -66,6 +72,7 @@ err "BLACS_GRIDINIT: BLACS_NODES='3:round' is not a split of the 4 processes int
 err "BLACS_GRIDINIT: BLACS_MODEL='alpha=1e-6,net.beta=1e-10,node.speed=2' is not a cost model" bad_model_level
 err "BLACS_GRIDINIT: BLACS_MODEL_FILE='[^']*/t_errors.model', line 3: 'node.alpha=1e-6 beta=2e-10' is not a cost model" bad_model_file
 err "BLACS_GRIDINIT: BLACS_MODEL_FILE='/nonexistent/blacs-model' cannot be read: No such file or directory" missing_model_file
+fail 2 "BLACS_WAIT: 'sometimes' is not one of: auto, block, yield && $who" t_wait sometimes
 MPI_ENV="BLACS_PERTURB=7:x" fail 2 "BLACS_PERTURB: '7:x' is not SEED or SEED:MAX_US && $who" t_property 1 1
 err "BLACS_GRIDMAP: USERMAP\(1,2\) = 1: rank 1 is placed twice" gridmap_twice
 err "No system context corresponding to BLACS system context handle 55" bad_syshandle
