@@ -40,26 +40,23 @@
  * about 256 bytes, are sent at once). */
 #define NOTES_MIN 256
 
-static blx_route route(const blx_call *k)
+/* The operation's record (topology.h): routed, priced and run from it. */
+static blx_route_in record(const blx_call *k)
 {
-    blx_route r;
-    blx_route_in in = {.np = k->s->np,
-                       .bytes = blx_shape_bytes(&k->shape),
-                       .rings = k->c->nr_bs,
-                       .branches = k->c->nb_bs,
-                       .model = &k->s->model,
-                       .trees = &k->s->trees,
-                       .routes = &k->s->routes,
-                       .forced = &k->c->forced,
-                       .nodes = k->s->nodes,
-                       .mpi = 1,
-                       .mpi_costs = k->c->mpi_costs};
-    if (blx_route_bcast(&r, k->top ? *k->top : '\0', &in) != 0)
-        blx_top_error(k);
-    return r;
+    return (blx_route_in){.np = k->s->np,
+                          .bytes = blx_shape_bytes(&k->shape),
+                          .rings = k->c->nr_bs,
+                          .branches = k->c->nb_bs,
+                          .model = blx_plan_model(k),
+                          .trees = &k->s->trees,
+                          .routes = &k->s->routes,
+                          .forced = &k->c->forced,
+                          .nodes = k->s->nodes,
+                          .mpi = 1,
+                          .mpi_costs = k->c->mpi_costs};
 }
 
-static void run(blx_call *k, const blx_route *r)
+static void run(blx_call *k, const blx_route *r, blx_xfer *x)
 {
     blx_ctx *c = k->c;
     int is_source = k->kind == BLX_BCAST_SEND;
@@ -67,36 +64,33 @@ static void run(blx_call *k, const blx_route *r)
     if (c->agree[k->s->id] != MPI_COMM_NULL)
         blx_agree_collective(k);
     k->tag = blx_msgid_next_scoped(&c->ids, k->s->id, k->peer);
-    blx_xfer x = {.ep = blx_scope_ep(c, k->s, k->tag, k->name),
-                  .trees = &k->s->trees,
-                  .routes = &k->s->routes,
-                  .model = blx_plan_model(k),
-                  .forced = &c->forced,
-                  .nodes = k->s->nodes,
-                  .root = k->peer,
-                  .bytes = blx_shape_bytes(&k->shape)};
-    const blx_model *scope = &k->s->model;     /* the network's where the scope spans nodes */
-    if (x.bytes > NOTES_MIN && scope->overlap) /* alike on every member */
-        x.notes = scope->window > 1 ? BLX_NOTES : BLX_NOTES_NET;
-    x.side = c->side;
+    x->ep = blx_scope_ep(c, k->s, k->tag, k->name);
+    x->root = k->peer;
+    const blx_model *scope = &k->s->model;         /* the network's where the scope spans nodes */
+    if (x->in.bytes > NOTES_MIN && scope->overlap) /* alike on every member */
+        x->notes = scope->window > 1 ? BLX_NOTES : BLX_NOTES_NET;
+    x->side = c->side;
     int packed = !blx_shape_contiguous(&k->shape);
     if (packed) {
-        x.buf = blx_scratch(BLX_SCRATCH_DATA, x.bytes, c->handle, k->name);
+        x->buf = blx_scratch(BLX_SCRATCH_DATA, x->in.bytes, c->handle, k->name);
         if (is_source)
-            blx_pack(&k->shape, k->A, x.buf);
+            blx_pack(&k->shape, k->A, x->buf);
     } else {
-        x.buf = k->A; /* the source's A is only read */
+        x->buf = k->A; /* the source's A is only read */
     }
-    blx_bcast_run(r, &x);
+    blx_bcast_run(r, x);
     if (packed && !is_source)
-        blx_unpack(&k->shape, x.buf, k->A);
+        blx_unpack(&k->shape, x->buf, k->A);
 }
 
 void blx_bcast(blx_call *k)
 {
     blx_enter(k);
-    blx_route r = route(k);
+    blx_xfer x = {.in = record(k)};
+    blx_route r;
+    if (blx_route_bcast(&r, k->top ? *k->top : '\0', &x.in) != 0)
+        blx_top_error(k);
     if (k->s->np > 1)
-        run(k, &r);
+        run(k, &r, &x);
     blx_leave(k, blx_shape_bytes(&k->shape), k->s->np > 1 ? r.alg->name : NULL);
 }

@@ -48,14 +48,15 @@ static void member_coords(const blx_ctx *c, const blx_scope *s, int member, blac
     *col = g % c->npcol;
 }
 
-/* What a combine adds to its record: the operation, the buffer's bytes
- * and how it may be cut, the route. */
+/* What a combine adds to its call: the operation, the user's functions,
+ * the operation's record (topology.h: in.bytes of buffer, in.unit the
+ * bytes a piece is a multiple of, 0: never cut), the route. */
 typedef struct combine_plan {
     blx_reduce op;
     int64_t ldia;       /* LDIA (at least M) */
     blx_uop_run user;   /* vTUOP2D: the user's functions (user.u == NULL: built-in) */
-    size_t bytes, unit; /* unit: bytes a piece is a multiple of (0: never cut) */
     MPI_Datatype mtype; /* the combine as MPI's built-in sum (MPI_DATATYPE_NULL: none) */
+    blx_route_in in;
     blx_route route;
 } combine_plan;
 
@@ -132,29 +133,27 @@ static combine_plan plan_of(const blx_call *k)
     p.op = (blx_reduce){k->op, k->type, blx_shape_count(&k->shape),
                         k->op != BLX_OP_SUM && k->op != BLX_OP_USER && k->ldia != -1};
     p.ldia = p.op.located && k->ldia < k->m ? k->m : k->ldia; /* as LDA: silently at least M */
-    p.bytes = blx_reduce_bytes(&p.op);
     size_t esz = blx_types[k->type].esz;
     size_t column = k->shape.uplo == 'G' && k->m > 0 ? (size_t)k->m : 1;
     p.user = (blx_uop_run){k->user, esz, column};
-    p.unit = p.op.located ? 0 : (k->user ? column : 1) * esz;
+    size_t unit = p.op.located ? 0 : (k->user ? column : 1) * esz;
     p.mtype = mpi_type(k);
     /* MPI only recommends repeatable reductions: not weighed where BLACS_SET 15 asks for them */
-    blx_route_in in = {k->s->np,
-                       p.bytes,
-                       k->peer < 0,
-                       p.unit != 0,
-                       k->c->nr_co,
-                       k->c->nb_co,
-                       fixed(k) ? &k->s->fixed_model : &k->s->model,
-                       &k->s->trees,
-                       &k->s->routes,
-                       &k->c->forced,
-                       fixed(k) ? k->s->fixed_nodes : k->s->nodes,
-                       p.mtype != MPI_DATATYPE_NULL,
-                       k->c->topsrepeat ? NULL : k->c->mpi_costs,
-                       p.unit,
-                       NULL};
-    if (blx_route_combine(&p.route, k->top ? *k->top : '\0', &in) != 0)
+    p.in = (blx_route_in){.np = k->s->np,
+                          .bytes = blx_reduce_bytes(&p.op),
+                          .leave_on_all = k->peer < 0,
+                          .splittable = unit != 0,
+                          .rings = k->c->nr_co,
+                          .branches = k->c->nb_co,
+                          .model = fixed(k) ? &k->s->fixed_model : blx_plan_model(k),
+                          .trees = &k->s->trees,
+                          .routes = &k->s->routes,
+                          .forced = &k->c->forced,
+                          .nodes = fixed(k) ? k->s->fixed_nodes : k->s->nodes,
+                          .mpi = p.mtype != MPI_DATATYPE_NULL,
+                          .mpi_costs = k->c->topsrepeat ? NULL : k->c->mpi_costs,
+                          .unit = unit};
+    if (blx_route_combine(&p.route, k->top ? *k->top : '\0', &p.in) != 0)
         blx_top_error(k);
     return p;
 }
@@ -181,25 +180,18 @@ static void run(blx_call *k, combine_plan *p, int spread_tag)
     int mine_out = k->peer < 0 || s->me == k->peer;
     int in_place = !p->op.located && blx_shape_contiguous(&k->shape) &&
                    (k->user == NULL || !has_init(k->user) || mine_out);
-    char *work = in_place ? k->A : blx_scratch(BLX_SCRATCH_DATA, p->bytes, c->handle, k->name);
+    char *work = in_place ? k->A : blx_scratch(BLX_SCRATCH_DATA, p->in.bytes, c->handle, k->name);
     if (!in_place)
         blx_pack(&k->shape, k->A, work);
     if (k->user != NULL)
         blx_uop_apply(&p->user, 0, work, p->op.n);
-    blx_xfer x = {.ep = blx_scope_ep(c, s, k->tag, k->name),
-                  .trees = &s->trees,
-                  .routes = &s->routes,
-                  .model = fixed(k) ? &s->fixed_model : blx_plan_model(k),
-                  .forced = &c->forced,
-                  .nodes = fixed(k) ? s->fixed_nodes : s->nodes,
+    blx_xfer x = {.in = p->in,
+                  .ep = blx_scope_ep(c, s, k->tag, k->name),
                   .root = k->peer < 0 ? 0 : k->peer,
                   .buf = work,
-                  .bytes = p->bytes,
                   .merge = k->user ? blx_uop_merge : blx_merge,
                   .op = k->user ? (const void *)&p->user : (const void *)&p->op,
-                  .unit = p->unit,
                   .ordered = c->topsrepeat != 0,
-                  .leave_on_all = k->peer < 0,
                   .spread_tag = spread_tag,
                   .readonly = in_place && !mine_out,
                   .mtype = p->mtype,
@@ -211,7 +203,7 @@ static void run(blx_call *k, combine_plan *p, int spread_tag)
     if (s->np > 1)
         blx_combine_run(&p->route, &x);
     if (s->np > 1 && k->peer < 0 && c->agree[s->id] != MPI_COMM_NULL)
-        blx_agree_result(k, work, p->bytes, p->route.alg->name);
+        blx_agree_result(k, work, p->in.bytes, p->route.alg->name);
     if (mine_out && k->user != NULL)
         blx_uop_apply(&p->user, 1, work, p->op.n);
     if (mine_out && !in_place)
@@ -234,5 +226,5 @@ void blx_combine(blx_call *k)
         combine_alone(k, &p);
     else
         run(k, &p, spread_tag);
-    blx_leave(k, p.bytes, s->np > 1 ? p.route.alg->name : NULL);
+    blx_leave(k, p.in.bytes, s->np > 1 ? p.route.alg->name : NULL);
 }

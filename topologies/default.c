@@ -109,16 +109,11 @@ static double cost_of(const blx_route *r, const blx_route_in *in, blx_coll op, d
         weigh(&best, &t, in, op);
         return t;
     }
-    blx_cost_in c = {in->model,
-                     in->np,
-                     in->bytes,
-                     op == BLX_ALLREDUCE,
-                     r->param,
-                     cached(in->trees, in->np, r->shape, r->key, r->param),
-                     cached(in->trees, in->np, r->shape2, r->key, r->param)};
-    if ((r->shape && !c.tree) || (r->shape2 && !c.tree2))
+    const blx_tree *tree = cached(in->trees, in->np, r->shape, r->key, r->param),
+                   *tree2 = cached(in->trees, in->np, r->shape2, r->key, r->param);
+    if ((r->shape && !tree) || (r->shape2 && !tree2))
         return BLX_NEVER;
-    double t = model(&c);
+    double t = model(in, r->param, tree, tree2);
     if (op == BLX_ALLREDUCE && (r->alg->flags & BLX_ALG_GATHERS)) {
         blx_route b;
         blx_route_in spread = blx_spread_in(in);

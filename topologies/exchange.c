@@ -19,8 +19,8 @@
 
 void blx_xfer_own(blx_xfer *x)
 {
-    char *w = blx_scratch(BLX_SCRATCH_DATA, x->bytes, x->ep.ctxt, x->ep.routine);
-    memcpy(w, x->buf, x->bytes);
+    char *w = blx_scratch(BLX_SCRATCH_DATA, x->in.bytes, x->ep.ctxt, x->ep.routine);
+    memcpy(w, x->buf, x->in.bytes);
     x->buf = w;
     x->readonly = 0;
 }
@@ -31,14 +31,14 @@ int blx_fold_in(const blx_xfer *x, char *tmp, int *pp)
     int me = blx_xfer_rel(x), p = blx_pof2_floor(e->np, NULL);
     *pp = p;
     if (me >= p) { /* give my vector away; for leave-on-all, wait for the answer */
-        blx_send(e, x->buf, x->bytes, blx_xfer_member(x, me - p));
-        if (x->leave_on_all)
-            blx_recv(e, x->buf, x->bytes, blx_xfer_member(x, me - p));
+        blx_send(e, x->buf, x->in.bytes, blx_xfer_member(x, me - p));
+        if (x->in.leave_on_all)
+            blx_recv(e, x->buf, x->in.bytes, blx_xfer_member(x, me - p));
         return 0;
     }
     if (me < e->np - p) {
-        blx_recv(e, tmp, x->bytes, blx_xfer_member(x, me + p));
-        x->merge(x->op, x->buf, tmp, x->bytes, 0);
+        blx_recv(e, tmp, x->in.bytes, blx_xfer_member(x, me + p));
+        x->merge(x->op, x->buf, tmp, x->in.bytes, 0);
     }
     return 1;
 }
@@ -46,6 +46,6 @@ int blx_fold_in(const blx_xfer *x, char *tmp, int *pp)
 void blx_fold_out(const blx_xfer *x, int p)
 {
     int me = blx_xfer_rel(x);
-    if (x->leave_on_all && me < x->ep.np - p)
-        blx_send(&x->ep, x->buf, x->bytes, blx_xfer_member(x, me + p));
+    if (x->in.leave_on_all && me < x->ep.np - p)
+        blx_send(&x->ep, x->buf, x->in.bytes, blx_xfer_member(x, me + p));
 }

@@ -88,7 +88,7 @@ void blx_fanin_arrived(blx_fanin *f, int s)
 static int slot_count(const blx_fanin *f)
 {
     size_t fit = BLX_FANIN_BUDGET / f->slot_bytes;
-    size_t least = f->cut.k == 1 && f->x->bytes > BLX_FANIN_BUDGET ? 1 : 2;
+    size_t least = f->cut.k == 1 && f->x->in.bytes > BLX_FANIN_BUDGET ? 1 : 2;
     fit = fit < least ? least : fit;
     return f->total < 1 ? 1 : (fit > (size_t)f->total ? f->total : (int)fit);
 }
@@ -124,7 +124,7 @@ void blx_fanin_start(blx_fanin *f, const blx_xfer *x, const blx_place at[2], int
     f->cut = *cut;
     f->total = before(f, f->cut.k);
     f->slot_bytes =
-        (f->cut.k > 1 ? f->cut.s : x->bytes) / 64 * 64 + 64; /* aligned: values follow locations */
+        (f->cut.k > 1 ? f->cut.s : x->in.bytes) / 64 * 64 + 64; /* aligned: values follow locations */
     f->nslots = slot_count(f);
     f->smallest_first = f->cut.k == 1 && ntrees == 1 && f->nslots < f->total;
     f->posted = f->folded = f->low[0] = 0;

@@ -89,27 +89,28 @@ static void exchange_combine(const blx_xfer *x)
     int me = e->me, p;
     _Alignas(64) char stackbuf[512];
     char *tmp = stackbuf;
-    if (x->bytes > sizeof stackbuf)
-        tmp = blx_scratch(BLX_SCRATCH_TMP, x->bytes, e->ctxt, e->routine);
+    if (x->in.bytes > sizeof stackbuf)
+        tmp = blx_scratch(BLX_SCRATCH_TMP, x->in.bytes, e->ctxt, e->routine);
     if (!blx_fold_in(x, tmp, &p))
         return;
     for (int mask = 1; mask < p; mask <<= 1) {
         int partner = me ^ mask;
-        blx_sendrecv(e, x->buf, x->bytes, partner, tmp, x->bytes, partner);
+        blx_sendrecv(e, x->buf, x->in.bytes, partner, tmp, x->in.bytes, partner);
         /* both compute "lower member's (op) upper member's" */
-        x->merge(x->op, x->buf, tmp, x->bytes, me > partner);
+        x->merge(x->op, x->buf, tmp, x->in.bytes, me > partner);
     }
     blx_fold_out(x, p);
 }
 
 /* log2(p) (alpha + n beta + n gamma), plus 2 (alpha + n beta) + n gamma
  * for the fold when np is not a power of two (above) */
-static double exchange_cost(const blx_cost_in *c)
+static double exchange_cost(const blx_route_in *in, int param, const blx_tree *tree, const blx_tree *tree2)
 {
-    const blx_model *m = c->model;
-    int steps, p = blx_pof2_floor(c->np, &steps);
-    double n = (double)c->n, step = m->alpha + n * (m->beta + m->gamma);
-    return steps * step + (p < c->np ? 2 * (m->alpha + n * m->beta) + n * m->gamma : 0);
+    (void)param, (void)tree, (void)tree2;
+    const blx_model *m = in->model;
+    int steps, p = blx_pof2_floor(in->np, &steps);
+    double n = (double)in->bytes, step = m->alpha + n * (m->beta + m->gamma);
+    return steps * step + (p < in->np ? 2 * (m->alpha + n * m->beta) + n * m->gamma : 0);
 }
 
 const blx_algorithm blx_alg_hypercube = {

@@ -41,21 +41,21 @@
 
 #include "topology.h"
 
-static void bcast(const blx_xfer *x) { blx_mpi_bcast(&x->ep, x->buf, x->bytes, x->root); }
+static void bcast(const blx_xfer *x) { blx_mpi_bcast(&x->ep, x->buf, x->in.bytes, x->root); }
 
 /* A member that gets the result sends a copy of its contribution (never
  * MPI_IN_PLACE: buffers/bytes.h); the others send theirs as it is (a
  * read-only one too: it is only read). */
 static void combine(const blx_xfer *x)
 {
-    int root = x->leave_on_all ? -1 : x->root;
+    int root = x->in.leave_on_all ? -1 : x->root;
     const char *in = x->buf;
     if (root < 0 || x->ep.me == root) {
-        char *copy = blx_scratch(BLX_SCRATCH_TMP, x->bytes, x->ep.ctxt, x->ep.routine);
-        memcpy(copy, x->buf, x->bytes);
+        char *copy = blx_scratch(BLX_SCRATCH_TMP, x->in.bytes, x->ep.ctxt, x->ep.routine);
+        memcpy(copy, x->buf, x->in.bytes);
         in = copy;
     }
-    blx_mpi_reduce(&x->ep, in, x->buf, x->bytes, x->mtype, x->mop, root);
+    blx_mpi_reduce(&x->ep, in, x->buf, x->in.bytes, x->mtype, x->mop, root);
 }
 
 static int applies(const blx_route_in *in, blx_coll op)

@@ -49,16 +49,10 @@ static double price(const blx_route *r, const blx_route_in *in, blx_coll op, dou
 {
     (void)r, (void)op, (void)ours;
     const blx_nodes *n = in->nodes;
-    blx_cost_in node = {&n->on, n->most, in->bytes, 1, 0, NULL, NULL}; /* its halving and doubling */
-    blx_route_in across = *in;
-    across.np = n->nn;
-    across.bytes = in->bytes / (size_t)n->most;
-    across.model = &n->sliced;
-    across.nodes = NULL;
-    across.forced = NULL;
-    across.mpi = 0;
+    blx_route_in node = blx_part_in(in, n->most, in->bytes, &n->on, 1), /* its halving and doubling */
+        across = blx_part_in(in, n->nn, in->bytes / (size_t)n->most, &n->sliced, 1);
     blx_route sum;
-    return part(&sum, &across, BLX_ALLREDUCE) + blx_alg_rabenseifner.combine_cost(&node);
+    return part(&sum, &across, BLX_ALLREDUCE) + blx_alg_rabenseifner.combine_cost(&node, 0, NULL, NULL);
 }
 
 /* The node's reduce-scatter, each piece summed across the nodes along the
@@ -66,14 +60,14 @@ static double price(const blx_route *r, const blx_route_in *in, blx_coll op, dou
 static void run(const blx_route *r, blx_xfer *x, blx_coll op, const blx_runner *with)
 {
     (void)r, (void)op;
-    const blx_nodes *n = x->nodes;
+    const blx_nodes *n = x->in.nodes;
     blx_xfer node = blx_level_node(x, n->order[n->start[n->node[x->ep.me]]]); /* its first member first */
-    node.ep.whole = x->bytes;
+    node.ep.whole = x->in.bytes;
     size_t len, at = blx_slices_scatter(&node, &len);
     blx_xfer across = blx_level_slice(x, node.ep.me);
     across.buf = x->buf + at;
-    across.bytes = len;
-    blx_route sum = blx_level_route(&across, x, BLX_ALLREDUCE, with);
+    across.in.bytes = len;
+    blx_route sum = blx_level_route(&across, BLX_ALLREDUCE, with);
     with->combine(&sum, &across);
     blx_slices_gather(&node);
 }

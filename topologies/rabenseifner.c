@@ -54,7 +54,7 @@
  * slices), the latencies are what a sum of 64 KiB over 64 nodes pays most
  * (sim/results-history.md).
  *
- * Needs a vector that can be cut between elements (x->unit > 0), so combines
+ * Needs a vector that can be cut between elements (x->in.unit > 0), so combines
  * with locations never come here.  Coherent: each piece of the result is
  * computed by one member and copied to the others.  Repeatable: every member
  * combines "lower member's part (op) upper member's part", in a fixed
@@ -144,13 +144,16 @@ static int radix_bits(int radix)
 static int group(const blx_xfer *x, int k, int nlev, int near)
 {
     int end = k < near ? near : nlev;
-    return x->bytes > BLX_MAX_MSG ? 1 : balanced(end - k, radix_bits(x->param));
+    return x->in.bytes > BLX_MAX_MSG ? 1 : balanced(end - k, radix_bits(x->param));
 }
 
 /* Work space: the vector; at radix 4 or 8, the partners' parts of my
  * piece, each at most one unit longer than a q-th of the span.  Radix 2
  * asks for the vector alone, as before. */
-static size_t tmp_bytes(const blx_xfer *x) { return x->bytes + (x->param > 2 ? RADIX_MAX * x->unit : 0); }
+static size_t tmp_bytes(const blx_xfer *x)
+{
+    return x->in.bytes + (x->param > 2 ? RADIX_MAX * x->in.unit : 0);
+}
 
 static unsigned long groups_run;
 
@@ -170,7 +173,7 @@ static int partner_of(int me, const int *dim, int g, int v)
 static void gather(const blx_xfer *x, int p, int nlev, const int *dim, size_t n)
 {
     const blx_ep *e = &x->ep;
-    size_t unit = x->unit;
+    size_t unit = x->in.unit;
     span scratch[33];
     if ((n / (size_t)p + 1) * unit > BLX_MAX_MSG) {
         for (int r = 1; r < p; r++) {
@@ -214,8 +217,8 @@ static void exchange(const blx_xfer *x, int n, const swap *w)
     groups_run++;
 }
 
-#define AT(s) (x->buf + (s).lo * x->unit)
-#define LEN(s) (((s).hi - (s).lo) * x->unit)
+#define AT(s) (x->buf + (s).lo * x->in.unit)
+#define LEN(s) (((s).hi - (s).lo) * x->in.unit)
 
 /* One level of the radix-2^g reduce-scatter: of the span 'whole' that the
  * group's members share, each keeps its piece (its g cuts) and gives every
@@ -242,7 +245,7 @@ static void scatter_level(const blx_xfer *x, int me, const int *dim, int g, span
 static span reduce_scatter(const blx_xfer *x, int me, int nlev, const int *dim, int near, char *tmp,
                            span *levels)
 {
-    levels[nlev] = halving(me, nlev, dim, x->bytes / x->unit, levels);
+    levels[nlev] = halving(me, nlev, dim, x->in.bytes / x->in.unit, levels);
     for (int k = 0, g; k < nlev; k += g) {
         g = group(x, k, nlev, near);
         scatter_level(x, me, dim + k, g, levels[k], tmp);
@@ -280,15 +283,15 @@ static void rabenseifner(const blx_xfer *xin)
     char *tmp = blx_scratch(BLX_SCRATCH_TMP, tmp_bytes(x), e->ctxt, e->routine);
     if (!blx_fold_in(x, tmp, &p))
         return;
-    int dim[32], near = blx_halving_order(x->nodes, x->root, p, dim);
+    int dim[32], near = blx_halving_order(x->in.nodes, x->root, p, dim);
     span levels[33], mine = reduce_scatter(x, me, nlev, dim, near, tmp, levels);
-    if (x->leave_on_all) {
+    if (x->in.leave_on_all) {
         allgather(x, me, nlev, dim, near, levels);
         blx_fold_out(x, p);
     } else if (me != 0) { /* gather: every piece straight to the destination */
-        blx_send(e, x->buf + mine.lo * x->unit, (mine.hi - mine.lo) * x->unit, blx_xfer_member(x, 0));
+        blx_send(e, x->buf + mine.lo * x->in.unit, (mine.hi - mine.lo) * x->in.unit, blx_xfer_member(x, 0));
     } else {
-        gather(x, p, nlev, dim, x->bytes / x->unit);
+        gather(x, p, nlev, dim, x->in.bytes / x->in.unit);
     }
 }
 
@@ -300,17 +303,17 @@ size_t blx_slices_scatter(const blx_xfer *x, size_t *len)
 {
     int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(x->ep.np, &nlev);
     char *tmp = blx_scratch(BLX_SCRATCH_TMP, tmp_bytes(x), x->ep.ctxt, x->ep.routine);
-    int dim[32], near = blx_halving_order(x->nodes, x->root, p, dim);
+    int dim[32], near = blx_halving_order(x->in.nodes, x->root, p, dim);
     span levels[33], mine = reduce_scatter(x, me, nlev, dim, near, tmp, levels);
-    *len = (mine.hi - mine.lo) * x->unit;
-    return mine.lo * x->unit;
+    *len = (mine.hi - mine.lo) * x->in.unit;
+    return mine.lo * x->in.unit;
 }
 
 void blx_slices_gather(const blx_xfer *x)
 {
     int nlev, me = blx_xfer_rel(x), p = blx_pof2_floor(x->ep.np, &nlev);
-    int dim[32], near = blx_halving_order(x->nodes, x->root, p, dim);
-    span levels[33], mine = halving(me, nlev, dim, x->bytes / x->unit, levels);
+    int dim[32], near = blx_halving_order(x->in.nodes, x->root, p, dim);
+    span levels[33], mine = halving(me, nlev, dim, x->in.bytes / x->in.unit, levels);
     levels[nlev] = mine;
     allgather(x, me, nlev, dim, near, levels);
 }
@@ -318,24 +321,26 @@ void blx_slices_gather(const blx_xfer *x)
 /* The costs above, with the fold-in (and fold-out) of a non-power-of-two
  * np; radix 2^g (c->param): ceil(log2(p) / g) levels, each of 2^g - 1
  * messages at once. */
-static double rabenseifner_cost(const blx_cost_in *c)
+static double rabenseifner_cost(const blx_route_in *in, int param, const blx_tree *tree,
+                                const blx_tree *tree2)
 {
-    const blx_model *m = c->model;
-    int l, p = blx_pof2_floor(c->np, &l), levels = 0;
-    double n = (double)c->n, part = (p - 1.0) / p, msgs = 0;
+    (void)tree, (void)tree2;
+    const blx_model *m = in->model;
+    int l, p = blx_pof2_floor(in->np, &l), levels = 0;
+    double n = (double)in->bytes, part = (p - 1.0) / p, msgs = 0;
     for (int k = 0, g = 1; k < l; k += g, levels++) {
-        g = balanced(l - k, radix_bits(c->param));
+        g = balanced(l - k, radix_bits(param));
         msgs += (1 << g) - 1;
     }
     /* a level's latencies overlap, its sends after the first cost their overhead */
     double level = m->overlap ? levels * m->alpha + (msgs - levels) * m->overhead : msgs * m->alpha;
     double t = part * n * (2 * m->beta + m->gamma);
-    if (c->leave_on_all)
+    if (in->leave_on_all)
         t += 2 * level;
     else /* the gather's p - 1 receives, at once */
         t += level + (m->overlap ? m->alpha + (p - 1) * m->overhead : (p - 1) * m->alpha);
-    if (p < c->np)
-        t += m->alpha + n * (m->beta + m->gamma) + (c->leave_on_all ? m->alpha + n * m->beta : 0);
+    if (p < in->np)
+        t += m->alpha + n * (m->beta + m->gamma) + (in->leave_on_all ? m->alpha + n * m->beta : 0);
     return t;
 }
 

@@ -27,13 +27,13 @@ static void prepare(const blx_route *r, blx_xfer *x, size_t unit)
 {
     x->tree = x->tree2 = NULL;
     x->param = r->param;
-    x->plan = (blx_plan){x->bytes + 1, x->model->window, 0}; /* whole */
+    x->plan = (blx_plan){x->in.bytes + 1, x->in.model->window, 0}; /* whole */
     blx_tree_shape shapes[2] = {r->shape, r->shape2};
     const blx_tree **trees[2] = {&x->tree, &x->tree2};
     for (int i = 0; i < 2; i++) {
         if (shapes[i] == NULL)
             continue;
-        *trees[i] = blx_tree_cached(x->trees, x->ep.np, shapes[i], r->key, r->param);
+        *trees[i] = blx_tree_cached(x->in.trees, x->ep.np, shapes[i], r->key, r->param);
         if (*trees[i] == NULL)
             blx_fatal(x->ep.ctxt, x->ep.routine, "cannot build the %s tree for %d processes (out of memory?)",
                       r->alg->title, x->ep.np);
@@ -41,12 +41,12 @@ static void prepare(const blx_route *r, blx_xfer *x, size_t unit)
     if (r->alg->plan != NULL)
         x->plan = r->alg->plan(x);
     else if (x->tree != NULL)
-        x->plan = blx_model_tree_plan(x->model, x->tree, x->bytes, unit ? unit : 1);
+        x->plan = blx_model_tree_plan(x->in.model, x->tree, x->in.bytes, unit ? unit : 1);
 }
 
 static void run_bcast(const blx_route *r, blx_xfer *x)
 {
-    x->ep.whole = x->bytes;
+    x->ep.whole = x->in.bytes;
     prepare(r, x, 1);
     r->alg->bcast(x);
 }
@@ -83,25 +83,18 @@ void blx_combine_run(const blx_route *r, blx_xfer *x)
     count_run(r->alg);
     x->ordered |= r->fixed_order;
     if (r->alg->run != NULL) { /* a composite: its parts counted as they run */
-        r->alg->run(r, x, x->leave_on_all ? BLX_ALLREDUCE : BLX_REDUCE, &runner);
+        r->alg->run(r, x, x->in.leave_on_all ? BLX_ALLREDUCE : BLX_REDUCE, &runner);
         return;
     }
-    x->ep.whole = x->bytes;
-    prepare(r, x, x->unit);
+    x->ep.whole = x->in.bytes;
+    prepare(r, x, x->in.unit);
     r->alg->combine(x);
-    if (x->leave_on_all && (r->alg->flags & BLX_ALG_GATHERS)) { /* the result is on member 0: spread it */
-        blx_route_in in = {.np = x->ep.np,
-                           .bytes = x->bytes,
-                           .model = x->model,
-                           .trees = x->trees,
-                           .routes = x->routes,
-                           .forced = x->forced,
-                           .nodes = x->nodes},
-                     spread_in = blx_spread_in(&in);
-        blx_route b;
-        blx_route_bcast(&b, ' ', &spread_in);
+    if (x->in.leave_on_all && (r->alg->flags & BLX_ALG_GATHERS)) { /* the result is on member 0: spread it */
         blx_xfer spread = *x;
+        spread.in = blx_spread_in(&x->in);
         spread.ep.tag = x->spread_tag;
+        blx_route b;
+        blx_route_bcast(&b, ' ', &spread.in);
         bcast_along(&b, &spread);
     }
 }

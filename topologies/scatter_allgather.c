@@ -30,10 +30,10 @@
 /* Byte range of pieces [a, b) of the message. */
 static void pieces(const blx_xfer *x, int a, int b, size_t *off, size_t *len)
 {
-    size_t np = (size_t)x->ep.np, chunk = (x->bytes + np - 1) / np;
+    size_t np = (size_t)x->ep.np, chunk = (x->in.bytes + np - 1) / np;
     size_t lo = (size_t)a * chunk, hi = (size_t)b * chunk;
-    lo = lo < x->bytes ? lo : x->bytes;
-    hi = hi < x->bytes ? hi : x->bytes;
+    lo = lo < x->in.bytes ? lo : x->in.bytes;
+    hi = hi < x->in.bytes ? hi : x->in.bytes;
     *off = lo;
     *len = hi - lo;
 }
@@ -49,7 +49,7 @@ static void pieces(const blx_xfer *x, int a, int b, size_t *off, size_t *len)
 static void scatter(const blx_xfer *x)
 {
     const blx_ep *e = &x->ep;
-    int np = e->np, rel = blx_xfer_rel(x), network = x->model->window == 1;
+    int np = e->np, rel = blx_xfer_rel(x), network = x->in.model->window == 1;
     size_t off, len;
 
     int mask = 1;
@@ -105,16 +105,19 @@ static void scatter_doubling(const blx_xfer *x)
     }
 }
 
-static double ring_cost(const blx_cost_in *c)
+static double ring_cost(const blx_route_in *in, int param, const blx_tree *tree, const blx_tree *tree2)
 {
-    const blx_model *m = c->model;
-    return (blx_log2_ceil(c->np) + c->np - 1) * m->alpha + 2.0 * (c->np - 1) / c->np * (double)c->n * m->beta;
+    (void)param, (void)tree, (void)tree2;
+    const blx_model *m = in->model;
+    return (blx_log2_ceil(in->np) + in->np - 1) * m->alpha +
+           2.0 * (in->np - 1) / in->np * (double)in->bytes * m->beta;
 }
 
-static double doubling_cost(const blx_cost_in *c)
+static double doubling_cost(const blx_route_in *in, int param, const blx_tree *tree, const blx_tree *tree2)
 {
-    const blx_model *m = c->model;
-    return 2 * blx_log2_ceil(c->np) * m->alpha + 2.0 * (c->np - 1) / c->np * (double)c->n * m->beta;
+    (void)param, (void)tree, (void)tree2;
+    const blx_model *m = in->model;
+    return 2 * blx_log2_ceil(in->np) * m->alpha + 2.0 * (in->np - 1) / in->np * (double)in->bytes * m->beta;
 }
 
 const blx_algorithm blx_alg_scatter_ring = {

@@ -34,25 +34,53 @@
  * order (acc := in (op) acc). */
 typedef void (*blx_merge_fn)(const void *op, void *acc, const void *in, size_t bytes, int in_first);
 
+/* One broadcast or combine: the record the default routes and prices and
+ * the registry runs (blx_xfer.in), built once per call by the entry point
+ * (blacs/bcast.c, combine.c).  Values every member of the scope shares,
+ * so that every member chooses alike.  A part of an operation (a level of
+ * two, a slice, the broadcast that spreads a gathered result) has its own,
+ * made from its whole's by one function that pricing and running both
+ * call (blx_part_in, blx_spread_in). */
+struct blx_route_cache;
+struct blx_forced;
+struct blx_explain;
+typedef struct blx_route_in {
+    int np; /* scope size (blx_xfer.ep.np) */
+    size_t bytes;
+    int leave_on_all;                /* combines: RDEST or CDEST = -1 */
+    int splittable;                  /* combines: the buffer may be cut between elements (no locations), where
+                            it has an element for every member (see unit) */
+    int rings, branches;             /* BLACS_SET 11/12 (broadcasts) or 13/14 (combines) */
+    const blx_model *model;          /* priced with, and pieces planned with */
+    blx_tree_cache *trees;           /* the scope's trees */
+    struct blx_route_cache *routes;  /* the scope's recent choices of the default, or NULL (none kept) */
+    const struct blx_forced *forced; /* BLACS_ALGORITHM, or NULL (none) */
+    const blx_nodes *nodes;          /* the scope's nodes, or NULL (one level only) */
+    int mpi;                         /* MPI's own collective can run it: the scope has its own
+                                        communicator, and a combine's elements and operation are MPI's */
+    const blx_mpi_costs *mpi_costs;  /* what MPI's collectives were measured to cost, or NULL
+                                        (the default never weighs them) */
+    size_t unit; /* combines: an element's bytes, which the vector is cut between (the merge's
+                    granularity); 0: the buffer is merged whole, never cut */
+    /* told what the default weighs (topo_table --explain), or NULL; set only with routes NULL, so
+     * that every choice is weighed, none recalled */
+    struct blx_explain *explain;
+} blx_route_in;
+
 /* One broadcast or combine in progress, as a topology sees it. */
 /* blx_xfer.notes */
 #define BLX_NOTES 1
 #define BLX_NOTES_NET 2
 
 typedef struct blx_xfer {
-    blx_ep ep;                       /* the scope, this operation's message ID, the routine */
-    blx_tree_cache *trees;           /* the scope's trees */
-    struct blx_route_cache *routes;  /* the scope's recent default choices, or NULL */
-    const blx_model *model;          /* the grid's cost model */
-    const struct blx_forced *forced; /* the grid's BLACS_ALGORITHM, or NULL */
-    const blx_nodes *nodes;          /* the scope's nodes, or NULL (one level only) */
-    int root;                        /* scope member at the root of the tree */
-    char *buf;                       /* packed data: the source's, or where it is received;
-                                for a combine, this process's contribution and the result */
-    size_t bytes;
-    int notes;     /* broadcasts (tree_bcast.c): BLX_NOTES, the root's children say when they are
+    blx_route_in in; /* the operation, as routed and priced: in.bytes of data, in.model, ... */
+    blx_ep ep;       /* the scope, this operation's message ID, the routine */
+    int root;        /* scope member at the root of the tree */
+    char *buf;       /* packed data: the source's, or where it is received;
+                        for a combine, this process's contribution and the result (in.bytes) */
+    int notes;       /* broadcasts (tree_bcast.c): BLX_NOTES, the root's children say when they are
                       ready, */
-    MPI_Comm side; /* on this communicator (same ranks and tag), and a root whose children
+    MPI_Comm side;   /* on this communicator (same ranks and tag), and a root whose children
                       are not all ready may leave its sends in flight and return;
                       BLX_NOTES_NET, on a network link: the same for a message cut into
                       pieces, and a message sent whole leaves at once, no notes */
@@ -61,14 +89,13 @@ typedef struct blx_xfer {
     const blx_tree *tree2; /* a second tree (two trees: odd pieces follow it), or NULL */
     blx_plan plan;         /* pieces and sends in flight along the tree(s) */
     int param;             /* the route's number (BLX_ALG_RADIX: the radix) */
-    /* combines only */
+    /* combines only (in.unit: the merge's granularity; in.leave_on_all: the
+       result goes to every member, root is member 0) */
     blx_merge_fn merge;
     const void *op;
-    size_t unit;      /* merge granularity in bytes; 0: the buffer is merged whole */
-    int ordered;      /* repeatable: fold contributions in a fixed order */
-    int readonly;     /* buf is the caller's: copy it before folding anything into it */
-    int leave_on_all; /* the result goes to every member (root is member 0) */
-    int spread_tag;   /* leave-on-all: message ID of spreading the result */
+    int ordered;    /* repeatable: fold contributions in a fixed order */
+    int readonly;   /* buf is the caller's: copy it before folding anything into it */
+    int spread_tag; /* leave-on-all: message ID of spreading the result */
     /* the combine in MPI's terms (topologies/mpi.c): buf holds elements of
        mtype, folded by mop; MPI_DATATYPE_NULL where MPI has no such one */
     MPI_Datatype mtype;
@@ -83,16 +110,10 @@ static inline int blx_xfer_member(const blx_xfer *x, int rel) { return blx_ep_me
 typedef void (*blx_bcast_fn)(const blx_xfer *x);
 typedef void (*blx_combine_fn)(const blx_xfer *x);
 
-/* What an algorithm's modelled time depends on (for the default's choice). */
-typedef struct blx_cost_in {
-    const blx_model *model;
-    int np;
-    size_t n;                     /* bytes */
-    int leave_on_all;             /* combines */
-    int param;                    /* the route's number (variant, rings, branches) */
-    const blx_tree *tree, *tree2; /* the route's trees (NULL: none) */
-} blx_cost_in;
-typedef double (*blx_cost_fn)(const blx_cost_in *c);
+/* An algorithm's modelled time (for the default's choice) of the operation
+ * in, along its route's number (variant, rings, branches) and trees (NULL:
+ * none): in->model, in->np, in->bytes, in->leave_on_all. */
+typedef double (*blx_cost_fn)(const blx_route_in *in, int param, const blx_tree *tree, const blx_tree *tree2);
 
 /* Algorithm flags.  The registry acts on POWER_OF_TWO, LEAVE_ON_ALL_ONLY,
  * CUTS, GATHERS and NODE_ORDER; the others describe the algorithm for people and tools
@@ -127,13 +148,12 @@ enum {
 typedef enum blx_coll { BLX_BCAST, BLX_REDUCE, BLX_ALLREDUCE, BLX_NCOLL } blx_coll;
 
 struct blx_route;
-struct blx_route_in;
 
 /* What a composite prices and runs its parts with, handed down by the
  * default (default.c) and the registry's run (run.c), so that a row never
  * calls up into them: the default's route for a part and its modelled
  * time; running a broadcast or a combine along a route. */
-typedef double (*blx_part_cost)(struct blx_route *r, const struct blx_route_in *in, blx_coll op);
+typedef double (*blx_part_cost)(struct blx_route *r, const blx_route_in *in, blx_coll op);
 typedef struct blx_runner {
     blx_part_cost route; /* (its modelled time is not needed to run) */
     void (*bcast)(const struct blx_route *r, blx_xfer *x);
@@ -164,8 +184,8 @@ typedef struct blx_algorithm {
      *            candidate here;
      *   run      the operation op on x, its parts along the default's
      *            routes ('with'). */
-    int (*applies)(const struct blx_route_in *in, blx_coll op);
-    double (*price)(const struct blx_route *r, const struct blx_route_in *in, blx_coll op, double ours,
+    int (*applies)(const blx_route_in *in, blx_coll op);
+    double (*price)(const struct blx_route *r, const blx_route_in *in, blx_coll op, double ours,
                     blx_part_cost part);
     void (*run)(const struct blx_route *r, blx_xfer *x, blx_coll op, const blx_runner *with);
     unsigned flags;
@@ -277,37 +297,11 @@ typedef struct blx_route_cache {
  * weighs it (tools/topo_table --explain); depth: 1 for the call's own
  * choice, more for the choices a candidate's cost makes (its levels, the
  * broadcast that spreads a gathered result). */
-struct blx_route_in;
 typedef struct blx_explain {
-    void (*weighed)(struct blx_explain *x, blx_coll op, const struct blx_route_in *in, const blx_route *r,
+    void (*weighed)(struct blx_explain *x, blx_coll op, const blx_route_in *in, const blx_route *r,
                     double cost);
     int depth;
 } blx_explain;
-
-/* What a route depends on besides the letter: values every member of the
- * scope shares. */
-typedef struct blx_route_in {
-    int np; /* scope size */
-    size_t bytes;
-    int leave_on_all;    /* combines: RDEST or CDEST = -1 */
-    int splittable;      /* combines: the buffer may be cut between elements (no locations), where
-                            it has an element for every member (see unit) */
-    int rings, branches; /* BLACS_SET 11/12 (broadcasts) or 13/14 (combines) */
-    const blx_model *model;
-    blx_tree_cache *trees;    /* the scope's trees, which the default's costs look at */
-    blx_route_cache *routes;  /* the scope's recent choices of the default, or NULL (none kept) */
-    const blx_forced *forced; /* BLACS_ALGORITHM, or NULL (none) */
-    const blx_nodes *nodes;   /* the scope's nodes, or NULL (one level only) */
-    int mpi;                  /* MPI's own collective can run it: the scope has its own communicator, and a
-                combine's elements and operation are MPI's */
-    const blx_mpi_costs *mpi_costs; /* what MPI's collectives were measured to cost, or NULL
-                                       (the default never weighs them) */
-    size_t unit; /* combines: an element's bytes, which the vector is cut between; 0: unknown
-                    (splittable alone decides) */
-    /* told what the default weighs (topo_table --explain), or NULL; set only with routes NULL, so
-     * that every choice is weighed, none recalled */
-    blx_explain *explain;
-} blx_route_in;
 
 /* Route of a broadcast or a combine: returns 0, or -1 for an unknown letter.
  * The default ' ' takes the algorithm BLACS_ALGORITHM names where it can
@@ -322,7 +316,7 @@ BLX_INTERNAL blx_route_in blx_spread_in(const blx_route_in *combine);
 BLX_INTERNAL int blx_route_letter(blx_route *r, char top, const blx_route_in *in, blx_coll op);
 
 /* Runs a broadcast (the source: member x->root) or a combine along a route: the
- * route's trees come from x->trees and the plan from x->model; x->tree,
+ * route's trees come from x->in.trees and the plan from x->in.model; x->tree,
  * x->tree2, x->plan and (for the default TOP) x->ordered are set here.  A
  * leave-on-all combine along an algorithm that GATHERS then spreads the
  * result with the broadcast the default would choose. */
@@ -341,18 +335,26 @@ BLX_INTERNAL void blx_tree_bcast(const blx_xfer *x);
 BLX_INTERNAL unsigned long blx_tree_bcast_detached(void);
 BLX_INTERNAL void blx_tree_combine(const blx_xfer *x);
 /* Their modelled times, for the default's choice. */
-BLX_INTERNAL double blx_tree_bcast_cost(const blx_cost_in *c);
-BLX_INTERNAL double blx_tree_combine_cost(const blx_cost_in *c);
+BLX_INTERNAL double blx_tree_bcast_cost(const blx_route_in *in, int param, const blx_tree *tree,
+                                        const blx_tree *tree2);
+BLX_INTERNAL double blx_tree_combine_cost(const blx_route_in *in, int param, const blx_tree *tree,
+                                          const blx_tree *tree2);
 
 /* The parts of a two-level operation on x's scope (two_level.c): my
  * node's members, rooted at member 'leader' of x's scope; the leaders of
  * an operation rooted at member 'root', one per node. */
 BLX_INTERNAL blx_xfer blx_level_node(const blx_xfer *x, int leader);
 BLX_INTERNAL blx_xfer blx_level_leaders(const blx_xfer *x, int root);
-/* The default's route for 'level', a part of x's operation op (a level may
- * cut the vector where it has an element for each of its members). */
-BLX_INTERNAL blx_route blx_level_route(const blx_xfer *level, const blx_xfer *x, blx_coll op,
-                                       const blx_runner *with);
+/* A part of the operation in (two_level.c): np members under 'model',
+ * 'bytes' of it, the result to all of them or not; no nodes of its own,
+ * never forced, no communicator of its own (MPI's collectives never run
+ * it); the rest as in (a part may cut the vector where it has an element
+ * for each of its members).  What a composite's price weighs a part with,
+ * and what its run routes the part with (blx_level_node, ...). */
+BLX_INTERNAL blx_route_in blx_part_in(const blx_route_in *in, int np, size_t bytes, const blx_model *model,
+                                      int leave_on_all);
+/* The default's route for 'level', a part of an operation, for op. */
+BLX_INTERNAL blx_route blx_level_route(const blx_xfer *level, blx_coll op, const blx_runner *with);
 /* A sum to all in slices (node_slices.c): the members of x's scope that
  * hold piece 'index' of their node, one per node (two_level.c); and on one node's
  * members, the root first (rabenseifner.c), the reduce-scatter, which
@@ -377,7 +379,7 @@ BLX_INTERNAL void blx_xfer_own(blx_xfer *x);
  * largest power of two <= np, the member p + i (relative to the root) folds
  * its vector into member i.  blx_fold_in returns p and whether this member
  * takes part in the power-of-two exchange (the others are done: for
- * leave-on-all they got the result back; tmp is x->bytes of scratch); after
+ * leave-on-all they got the result back; tmp is x->in.bytes of scratch); after
  * the exchange, blx_fold_out hands the result back to the folded members. */
 BLX_INTERNAL int blx_fold_in(const blx_xfer *x, char *tmp, int *p);
 BLX_INTERNAL void blx_fold_out(const blx_xfer *x, int p);

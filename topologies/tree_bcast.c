@@ -120,7 +120,7 @@ unsigned long blx_tree_bcast_detached(void) { return detached_count; }
 static void bcast_detached(const blx_xfer *x, const blx_cut *cut, const blx_place at[2], int ntrees,
                            blx_req *note, int nkids)
 {
-    blx_buf *b = blx_buf_take(x->bytes, x->ep.ctxt, x->ep.routine);
+    blx_buf *b = blx_buf_take(x->in.bytes, x->ep.ctxt, x->ep.routine);
     for (int i = 0; i < cut->k; i++) {
         const blx_place *p = &at[i % ntrees];
         size_t len, off = blx_cut_piece(cut, i, &len);
@@ -139,7 +139,7 @@ static void bcast_detached(const blx_xfer *x, const blx_cut *cut, const blx_plac
 static int may_leave(const blx_xfer *x)
 {
     blx_bufstats q = blx_buf_stats();
-    return q.active < DETACH_MAX && q.inflight < x->bytes;
+    return q.active < DETACH_MAX && q.inflight < x->in.bytes;
 }
 
 /* The root with ready notes: returns 1 if it has sent detached (header),
@@ -155,7 +155,7 @@ static int root_detached(const blx_xfer *x, const blx_cut *cut, const blx_place 
     int n = root_kids(x, at, ntrees, kid), ready = 1;
     for (int j = 0; j < n; j++)
         blx_irecv(&e, NULL, 0, kid[j], &note[j]);
-    double budget = x->model->alpha + (double)x->bytes * x->model->beta;
+    double budget = x->in.model->alpha + (double)x->in.bytes * x->in.model->beta;
     for (double t0 = MPI_Wtime();;) {
         ready = 1;
         for (int j = 0; j < n; j++)
@@ -188,7 +188,7 @@ static void bcast_whole(const blx_xfer *x, const blx_cut *cut, const blx_place *
         blx_wait(e, &r[0]);
     }
     for (int j = 0; j < at->nkids; j++)
-        blx_isend(e, x->buf, x->bytes, blx_xfer_member(x, at->kids[j]), &r[j]);
+        blx_isend(e, x->buf, x->in.bytes, blx_xfer_member(x, at->kids[j]), &r[j]);
     if (at->nkids > 0)
         blx_waitall(e, at->nkids, r);
 }
@@ -229,7 +229,7 @@ static void bcast_pieces(const blx_xfer *x, const blx_cut *cut, const blx_place 
 
 void blx_tree_bcast(const blx_xfer *x)
 {
-    blx_cut cut = blx_cut_make(x->bytes, x->plan.piece, 1, x->plan.lead);
+    blx_cut cut = blx_cut_make(x->in.bytes, x->plan.piece, 1, x->plan.lead);
     blx_place at[2];
     int ntrees = blx_places(x, at);
     int whole_net = whole_on_network(x, &cut);
@@ -255,4 +255,8 @@ void blx_tree_bcast(const blx_xfer *x)
         free(left);
 }
 
-double blx_tree_bcast_cost(const blx_cost_in *c) { return blx_model_tree_time(c->model, c->tree, c->n); }
+double blx_tree_bcast_cost(const blx_route_in *in, int param, const blx_tree *tree, const blx_tree *tree2)
+{
+    (void)param, (void)tree2;
+    return blx_model_tree_time(in->model, tree, in->bytes);
+}

@@ -35,31 +35,31 @@ static int max_kids(const blx_tree *t)
  * whole, within the byte layer's largest message. */
 static blx_cut combine_cut(const blx_xfer *x)
 {
-    if (x->unit == 0 && x->bytes > BLX_MAX_MSG)
+    if (x->in.unit == 0 && x->in.bytes > BLX_MAX_MSG)
         blx_fatal(x->ep.ctxt, x->ep.routine,
                   "a combine with locations of %zu bytes is larger than this library's 1 GiB limit for them",
-                  x->bytes);
-    if (x->unit == 0)
-        return blx_cut_make(x->bytes, x->bytes + 1, 0, 0);
-    if (x->bytes <= BLX_FANIN_BUDGET / 2 / (size_t)x->tree->np) /* fits whatever the degree */
-        return blx_cut_make(x->bytes, x->plan.piece, x->unit, x->plan.lead);
+                  x->in.bytes);
+    if (x->in.unit == 0)
+        return blx_cut_make(x->in.bytes, x->in.bytes + 1, 0, 0);
+    if (x->in.bytes <= BLX_FANIN_BUDGET / 2 / (size_t)x->tree->np) /* fits whatever the degree */
+        return blx_cut_make(x->in.bytes, x->plan.piece, x->in.unit, x->plan.lead);
     /* Pieces small enough that every child's next two fit the slots at
      * once: of cap bytes, one element over BLX_FANIN_BUDGET / 2d, so that a
      * message of a power of two bytes never is a multiple of them (the cut
      * would end in an empty piece, a latency more). */
     int d = max_kids(x->tree), d2 = max_kids(x->tree2);
-    size_t cap = BLX_FANIN_BUDGET / (2 * (size_t)(d > d2 ? d : d2)) / x->unit * x->unit + x->unit;
+    size_t cap = BLX_FANIN_BUDGET / (2 * (size_t)(d > d2 ? d : d2)) / x->in.unit * x->in.unit + x->in.unit;
     if (x->plan.piece <= cap)
-        return blx_cut_make(x->bytes, x->plan.piece, x->unit, x->plan.lead);
+        return blx_cut_make(x->in.bytes, x->plan.piece, x->in.unit, x->plan.lead);
     /* A message the plan sends whole (a binomial tree's best) stays whole;
      * where the children's vectors do not fit the slots together, they come
      * one after the other (fanin.c).  Not at exactly cap bytes: a sender of
      * more, cut into pieces of cap, would then send a first piece as long as
      * the whole message expected here (a receiver that expects more or less
      * must meet a piece of another length, blx_cut_make). */
-    if (x->plan.piece > x->bytes && x->bytes <= BLX_MAX_MSG && x->bytes != cap)
-        return blx_cut_make(x->bytes, x->plan.piece, x->unit, 0);
-    return blx_cut_make(x->bytes, cap, x->unit, 0);
+    if (x->plan.piece > x->in.bytes && x->in.bytes <= BLX_MAX_MSG && x->in.bytes != cap)
+        return blx_cut_make(x->in.bytes, x->plan.piece, x->in.unit, 0);
+    return blx_cut_make(x->in.bytes, cap, x->in.unit, 0);
 }
 
 /* A leaf of the fan-in (of both trees): it only sends its pieces to its
@@ -70,7 +70,7 @@ static void leaf_combine(const blx_xfer *x, const blx_place at[2], int ntrees)
     blx_cut cut = combine_cut(x);
     if (cut.k == 1) { /* one message to one parent (most calls: short vectors) */
         blx_req r;
-        blx_isend(&x->ep, x->buf, x->bytes, at[0].parent, &r);
+        blx_isend(&x->ep, x->buf, x->in.bytes, at[0].parent, &r);
         blx_wait(&x->ep, &r);
         return;
     }
@@ -98,7 +98,7 @@ static void combine_whole(blx_fanin *f)
     }
     if (f->at[0].parent >= 0) {
         blx_req r;
-        blx_isend(e, f->x->buf, f->x->bytes, f->at[0].parent, &r);
+        blx_isend(e, f->x->buf, f->x->in.bytes, f->at[0].parent, &r);
         blx_wait(e, &r);
     }
 }
@@ -153,13 +153,14 @@ static blx_steps fanin_steps(const blx_model *m, const void *t, int W)
  * a node that takes its children's whole vectors pays one latency per
  * child, as if one receive were in flight at a time (the plan's window
  * would overlap them). */
-double blx_tree_combine_cost(const blx_cost_in *c)
+double blx_tree_combine_cost(const blx_route_in *in, int param, const blx_tree *tree, const blx_tree *tree2)
 {
-    blx_model m = *c->model; /* every byte received is also folded */
+    (void)param, (void)tree2;
+    blx_model m = *in->model; /* every byte received is also folded */
     m.beta += m.gamma;
-    blx_plan plan = blx_model_tree_plan(&m, c->tree, c->n, 1);
-    if (m.overlap || plan.piece <= c->n)
-        return blx_model_tree_time(&m, c->tree, c->n);
+    blx_plan plan = blx_model_tree_plan(&m, tree, in->bytes, 1);
+    if (m.overlap || plan.piece <= in->bytes)
+        return blx_model_tree_time(&m, tree, in->bytes);
     plan.window = 1;
-    return blx_model_plan_time(&m, fanin_steps, c->tree, c->n, plan);
+    return blx_model_plan_time(&m, fanin_steps, tree, in->bytes, plan);
 }

@@ -41,9 +41,23 @@
  */
 #include "topology.h"
 
+blx_route_in blx_part_in(const blx_route_in *in, int np, size_t bytes, const blx_model *model,
+                         int leave_on_all)
+{
+    blx_route_in part = *in;
+    part.np = np;
+    part.bytes = bytes;
+    part.model = model;
+    part.leave_on_all = leave_on_all;
+    part.nodes = NULL;
+    part.forced = NULL;
+    part.mpi = 0;
+    return part;
+}
+
 blx_xfer blx_level_node(const blx_xfer *x, int leader)
 {
-    const blx_nodes *n = x->nodes;
+    const blx_nodes *n = x->in.nodes;
     int j = n->node[x->ep.me], at = n->start[j];
     blx_xfer s = *x;
     s.ep.map = n->rank + at;
@@ -51,8 +65,7 @@ blx_xfer blx_level_node(const blx_xfer *x, int leader)
     s.ep.np = n->start[j + 1] - at;
     s.ep.me = n->pos[x->ep.me] - at;
     s.root = n->pos[leader] - at;
-    s.model = &n->on;
-    s.nodes = NULL;
+    s.in = blx_part_in(&x->in, s.ep.np, x->in.bytes, &n->on, 0);
     return s;
 }
 
@@ -60,21 +73,20 @@ blx_xfer blx_level_node(const blx_xfer *x, int leader)
  * is x's process; the root the one of node 'root'. */
 static blx_xfer across(const blx_xfer *x, int root, const blx_model *model)
 {
-    const blx_nodes *n = x->nodes;
+    const blx_nodes *n = x->in.nodes;
     blx_xfer s = *x;
     s.ep.map = n->lead;
     s.ep.own = MPI_COMM_NULL;
     s.ep.np = n->nn;
     s.ep.me = n->node[x->ep.me];
     s.root = root;
-    s.model = model;
-    s.nodes = NULL;
+    s.in = blx_part_in(&x->in, n->nn, x->in.bytes, model, x->in.leave_on_all);
     return s;
 }
 
 blx_xfer blx_level_leaders(const blx_xfer *x, int root)
 {
-    const blx_nodes *n = x->nodes;
+    const blx_nodes *n = x->in.nodes;
     for (int j = 0; j < n->nn; j++)
         n->lead[j] = n->rank[n->pos[blx_nodes_leader(n, j, root)]];
     return across(x, n->node[root], &n->off);
@@ -82,7 +94,7 @@ blx_xfer blx_level_leaders(const blx_xfer *x, int root)
 
 blx_xfer blx_level_slice(const blx_xfer *x, int index)
 {
-    const blx_nodes *n = x->nodes;
+    const blx_nodes *n = x->in.nodes;
     for (int j = 0; j < n->nn; j++)
         n->lead[j] = n->rank[n->start[j] + index];
     return across(x, 0, &n->sliced);
@@ -100,16 +112,8 @@ static double price(const blx_route *r, const blx_route_in *in, blx_coll op, dou
 {
     (void)r, (void)ours;
     const blx_nodes *n = in->nodes;
-    blx_route_in node = *in, across = *in;
-    node.np = n->most;
-    node.model = &n->on;
-    across.np = n->nn;
-    across.model = &n->off;
-    node.nodes = across.nodes = NULL;
-    node.forced = across.forced = NULL;
-    node.mpi = across.mpi = 0; /* parts of a scope: no communicator of their own */
-    node.leave_on_all = 0;
-    across.leave_on_all = op == BLX_ALLREDUCE;
+    blx_route_in node = blx_part_in(in, n->most, in->bytes, &n->on, 0),
+                 across = blx_part_in(in, n->nn, in->bytes, &n->off, op == BLX_ALLREDUCE);
     blx_route level;
     double t = 0;
     if (op != BLX_BCAST)
@@ -120,58 +124,49 @@ static double price(const blx_route *r, const blx_route_in *in, blx_coll op, dou
     return t;
 }
 
-blx_route blx_level_route(const blx_xfer *level, const blx_xfer *x, blx_coll op, const blx_runner *with)
+blx_route blx_level_route(const blx_xfer *level, blx_coll op, const blx_runner *with)
 {
-    blx_route_in in = {.np = level->ep.np,
-                       .bytes = level->bytes,
-                       .leave_on_all = op == BLX_ALLREDUCE,
-                       .splittable = x->unit != 0,
-                       .unit = x->unit,
-                       .model = level->model,
-                       .trees = level->trees,
-                       .routes = level->routes};
     blx_route r;
-    with->route(&r, &in, op);
+    with->route(&r, &level->in, op);
     return r;
 }
 
 static void levels_bcast(blx_xfer *x, const blx_runner *with)
 {
-    const blx_nodes *n = x->nodes;
+    const blx_nodes *n = x->in.nodes;
     int leader = blx_nodes_leader(n, n->node[x->ep.me], x->root);
     if (leader == x->ep.me) {
         blx_xfer a = blx_level_leaders(x, x->root);
-        blx_route r = blx_level_route(&a, x, BLX_BCAST, with);
+        blx_route r = blx_level_route(&a, BLX_BCAST, with);
         with->bcast(&r, &a);
     }
     blx_xfer o = blx_level_node(x, leader);
     if (o.ep.np > 1) {
-        blx_route r = blx_level_route(&o, x, BLX_BCAST, with);
+        blx_route r = blx_level_route(&o, BLX_BCAST, with);
         with->bcast(&r, &o);
     }
 }
 
 static void levels_combine(blx_xfer *x, const blx_runner *with)
 {
-    const blx_nodes *n = x->nodes;
+    const blx_nodes *n = x->in.nodes;
     int leader = blx_nodes_leader(n, n->node[x->ep.me], x->root), lead = leader == x->ep.me;
     if (lead && x->readonly) /* it folds its node's contributions into its own */
         blx_xfer_own(x);
     blx_xfer o = blx_level_node(x, leader);
-    o.leave_on_all = 0;
     if (o.ep.np > 1) {
-        blx_route r = blx_level_route(&o, x, BLX_REDUCE, with);
+        blx_route r = blx_level_route(&o, BLX_REDUCE, with);
         with->combine(&r, &o);
     }
     if (lead) {
         blx_xfer a = blx_level_leaders(x, x->root);
-        blx_route r = blx_level_route(&a, x, x->leave_on_all ? BLX_ALLREDUCE : BLX_REDUCE, with);
+        blx_route r = blx_level_route(&a, x->in.leave_on_all ? BLX_ALLREDUCE : BLX_REDUCE, with);
         with->combine(&r, &a);
     }
     o = blx_level_node(x, leader);
-    if (x->leave_on_all && o.ep.np > 1) { /* every node from its leader */
+    if (x->in.leave_on_all && o.ep.np > 1) { /* every node from its leader */
         o.ep.tag = x->spread_tag;
-        blx_route r = blx_level_route(&o, x, BLX_BCAST, with);
+        blx_route r = blx_level_route(&o, BLX_BCAST, with);
         with->bcast(&r, &o);
     }
 }

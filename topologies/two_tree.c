@@ -148,8 +148,8 @@ static blx_plan two_tree_plan(const blx_xfer *x)
 {
     const blx_tree *a = x->tree;
     if (a->np < 3)
-        return blx_model_tree_plan(x->model, a, x->bytes, 1);
-    return blx_model_plan(x->model, two_tree_steps, a, x->bytes, 1);
+        return blx_model_tree_plan(x->in.model, a, x->in.bytes, 1);
+    return blx_model_plan(x->in.model, two_tree_steps, a, x->in.bytes, 1);
 }
 
 /* On a network link (window 1) the two sends of a piece go out together,
@@ -187,21 +187,26 @@ static double two_tree_time(const blx_model *m, const blx_tree *a, size_t n)
     return blx_model_plan_time(m, two_tree_link_steps, a, n, plan);
 }
 
-static double two_tree_cost(const blx_cost_in *c) { return two_tree_time(c->model, c->tree, c->n); }
+static double two_tree_cost(const blx_route_in *in, int param, const blx_tree *tree, const blx_tree *tree2)
+{
+    (void)param, (void)tree2;
+    return two_tree_time(in->model, tree, in->bytes);
+}
 
 /* The fan-in folds every byte it receives; on p <= 2, any fan-in's edge.
  * Where receives do not overlap their latencies (more processes than
  * processors, model.h) it is not weighed: its pieces in flight on two trees
  * gain nothing there. */
-static double two_tree_combine_cost(const blx_cost_in *c)
+static double two_tree_combine_cost(const blx_route_in *in, int param, const blx_tree *tree,
+                                    const blx_tree *tree2)
 {
-    if (!c->model->overlap)
+    if (!in->model->overlap)
         return 1e300;
-    if (c->tree->np < 3)
-        return blx_tree_combine_cost(c);
-    blx_model m = *c->model;
+    if (tree->np < 3)
+        return blx_tree_combine_cost(in, param, tree, tree2);
+    blx_model m = *in->model;
     m.beta += m.gamma;
-    return two_tree_time(&m, c->tree, c->n);
+    return two_tree_time(&m, tree, in->bytes);
 }
 
 const blx_algorithm blx_alg_two_tree = {
