@@ -68,9 +68,8 @@ int blx_model_window(const blx_model *m, double s)
 /* A stream of pieces keeps the link busy if the next piece is posted
  * before this one has gone out: two in flight.  More would only split the
  * link between them and delay every piece, so a stream keeps two whatever
- * the piece size; a message sent whole takes blx_model_window, so that
- * short ones go out all at once and large ones one at a time, largest
- * subtree first. */
+ * the piece size; a tree's message sent whole takes the window of
+ * whole() below (a pipeline's, blx_model_window's). */
 static int piece_window(const blx_model *m, double s)
 {
     (void)s;
@@ -78,10 +77,14 @@ static int piece_window(const blx_model *m, double s)
 }
 
 /* The steps of t for window W, breadth first from the root (a node's
- * times are known before its children's); dmax: the most children. */
+ * times are known before its children's); dmax: the most children.  A
+ * stream's pieces leave one after another; W < 0: each batch of -W
+ * messages sent whole shares the link, so all of them arrive together,
+ * ceil(-W / links) transfers after the batch before. */
 static blx_steps measure(const blx_tree *t, int W, int links, int *dmax)
 {
-    int np = t->np, head = 0, tail = 1, L[3] = {0, 0, 0};
+    int np = t->np, head = 0, tail = 1, L[3] = {0, 0, 0}, whole = W < 0;
+    W = abs(W);
     int *q = malloc((size_t)np * 4 * sizeof *q);
     *dmax = 0;
     if (q == NULL) /* as if one send at a time along a chain */
@@ -89,12 +92,13 @@ static blx_steps measure(const blx_tree *t, int W, int links, int *dmax)
     int *la = q + np, *lb = la + np, *lo = lb + np;
     q[0] = la[0] = lb[0] = lo[0] = 0;
     while (head < tail) {
-        int r = q[head++], d = blx_tree_nkids(t, r);
+        int r = q[head++], d = blx_tree_nkids(t, r), sent = 0;
         const int *kids = blx_tree_kids(t, r);
         for (int j = 0; j < d; j++) {
-            int c = kids[j];
+            int c = kids[j], w = d - j < W ? d - j : W;
+            sent += whole ? (j % W == 0) * ((w + links - 1) / links) : 1;
             la[c] = la[r] + j / W + 1;
-            lb[c] = lb[r] + j / links + 1;
+            lb[c] = lb[r] + (whole ? sent : j / links + 1);
             lo[c] = lo[r] + j + 1;
             L[0] = la[c] > L[0] ? la[c] : L[0];
             L[1] = lb[c] > L[1] ? lb[c] : L[1];
@@ -119,7 +123,8 @@ static void per_piece(const blx_model *m, int W, double d, blx_steps *st)
 blx_steps blx_model_tree_steps(const blx_model *m, const blx_tree *t, int W)
 {
     blx_tree_memo *memo = t->memo; /* the tree's own cache: a const tree's steps are kept there */
-    W = W < 1 ? 1 : (W > WINDOW_MAX ? WINDOW_MAX : W);
+    int width = abs(W);            /* W < 0: whole messages' steps (whole_steps) */
+    width = width < 1 ? 1 : (width > WINDOW_MAX ? WINDOW_MAX : width), W = W < 0 ? -width : width;
     if (memo->links != m->window) {
         memset(memo->steps, 0, sizeof memo->steps);
         memo->links = m->window;
@@ -137,7 +142,7 @@ blx_steps blx_model_tree_steps(const blx_model *m, const blx_tree *t, int W)
         memcpy(slot, v, sizeof v);
     }
     blx_steps st = {slot[1], slot[2], slot[3], 0, 0, 0};
-    per_piece(m, W, slot[4], &st);
+    per_piece(m, width, slot[4], &st);
     return st;
 }
 
@@ -222,13 +227,44 @@ static int staggered(const blx_model *m, const blx_tree *t, size_t n, size_t uni
     return 1;
 }
 
+static blx_steps whole_steps(const blx_model *m, const void *t, int W)
+{
+    return blx_model_tree_steps(m, t, -W);
+}
+
+/* A message sent whole on a network link (window 1, which the messages in
+ * flight share evenly): the window whose batches (whole_steps) reach the
+ * last leaf first, of blx_model_window's, 1 to WHOLE_WINDOWS and all at
+ * once.  A k-nomial tree's node sends k - 1 messages a level: together
+ * they share one latency, where one at a time each pays it.  (On a node,
+ * whose copies the default was measured with, blx_model_window's.) */
+#define WHOLE_WINDOWS 16
+static int batched(const blx_model *m, blx_plan plan, size_t n) { return plan.piece > n && m->window == 1; }
+
+static blx_plan whole(const blx_model *m, const blx_tree *t, size_t n, blx_plan plan)
+{
+    int most = (int)blx_model_tree_steps(m, t, 1).dd;
+    if (plan.window >= most) /* short: all at once already, ordinary sends */
+        return plan;
+    double best = blx_model_plan_time(m, whole_steps, t, n, plan), time;
+    for (int w = 1; w <= most && w <= WHOLE_WINDOWS + 1; w++) {
+        blx_plan p = {n + 1, w > WHOLE_WINDOWS ? most : w, 0};
+        if ((time = blx_model_plan_time(m, whole_steps, t, n, p)) < best)
+            best = time, plan = p;
+    }
+    return plan;
+}
+
 blx_plan blx_model_tree_plan(const blx_model *m, const blx_tree *t, size_t n, size_t unit)
 {
     if (t->np < 3) /* one edge: nothing to pipeline */
         return (blx_plan){n + 1, blx_model_window(m, (double)n), 0};
     blx_plan plan = blx_model_plan(m, tree_steps, t, n, unit), chain;
+    blx_steps_fn steps = tree_steps;
+    if (batched(m, plan, n))
+        plan = whole(m, t, n, plan), steps = whole_steps;
     if (n >= 2 * PIECE_MIN && staggered(m, t, n, unit, &chain) &&
-        blx_model_plan_time(m, tree_steps, t, n, chain) < blx_model_plan_time(m, tree_steps, t, n, plan))
+        blx_model_plan_time(m, tree_steps, t, n, chain) < blx_model_plan_time(m, steps, t, n, plan))
         return chain;
     return plan;
 }
@@ -242,5 +278,6 @@ double blx_model_tree_time(const blx_model *m, const blx_tree *t, size_t n)
      * fastest there (doc/performance.md). */
     if (t->np < 3)
         return model_time(m, tree_steps, t, n);
-    return blx_model_plan_time(m, tree_steps, t, n, blx_model_tree_plan(m, t, n, 1));
+    blx_plan plan = blx_model_tree_plan(m, t, n, 1);
+    return blx_model_plan_time(m, batched(m, plan, n) ? whole_steps : tree_steps, t, n, plan);
 }

@@ -13,9 +13,7 @@
  * A pipelined tree.  Cut n bytes into k pieces of s = n/k bytes.  A node
  * forwards each piece to its d children in order, at most W sends in flight
  * (W = 2 for a stream of pieces: the next is posted while one is on the
- * wire; a message sent whole takes 1 + floor(alpha / (n beta)), so that
- * short ones overlap their latencies and large ones go out one at a time,
- * largest subtree first), so one piece costs it about
+ * wire; for a message sent whole, below), so one piece costs it about
  *     D(s) = ceil(d/W) alpha + ceil(d/window) s beta + d o,
  * and the j-th child (from 0) gets it (floor(j/W) + 1) alpha +
  * (floor(j/window) + 1) s beta + (j + 1) o after its parent.  With L(s) the
@@ -28,6 +26,19 @@
  * W = 1) then costs about n beta + p alpha + 2 sqrt(p alpha n beta) instead
  * of (p - 1)(alpha + n beta); a binomial tree gains nothing (its best is
  * k = 1); a short message (s beta << alpha) goes out to all children at once.
+ *
+ * A message sent whole (k = 1) takes 1 + floor(alpha / (n beta)) in
+ * flight, so that short ones overlap their latencies and large ones go out
+ * one at a time, largest subtree first; but on a network link (window 1)
+ * the sends in flight share the card evenly: W posted together all arrive
+ * after alpha + W n beta, and the next W start then.  There the plan takes
+ * the W, from 1 to 16 or all of a node's children at once, whose batches
+ * reach the last leaf first (unless all go at once anyway).  A k-nomial
+ * tree's node sends k - 1 messages a level: posted together they pay one
+ * latency, where two at a time pay two (64 KiB over 49 nodes, 2.9 us and
+ * 43 GB/s: radix 4, three at once, 25 us; the binomial tree 28;
+ * sim/results.md, "Times on random platforms").  On a node, whose copies
+ * the default's choices were measured with, the first rule stays.
  *
  * A staggered chain.  On a network link (window 1) two pieces in flight
  * share the bandwidth, and two posted at once finish at once: then both

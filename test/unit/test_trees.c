@@ -826,6 +826,32 @@ static void check_route_cache(void)
     blx_tree_cache_free(&trees);
 }
 
+/* A message sent whole down a k-nomial tree: the sends in flight share the
+ * link, so a batch of w arrives together after alpha + w n beta.  Radix 4
+ * on 16 (general_tree:3): the root sends to 12, 8, 4 then 3, 2, 1; 4, 8
+ * and 12 to their next three.  64 KiB, alpha 2.9 us, beta 2.3e-11 s/B (n
+ * beta 1.51 us), no overhead.  One level's three at once: the last leaf in
+ * 2 alpha + 6 n beta = 14.84 us.  One at a time: 6 (alpha + n beta) =
+ * 26.44 us; two (the latency's window): 4 alpha + 7 n beta = 22.15 us
+ * (the alphas of one leaf, the bytes of another); four: 2 alpha + 7 n
+ * beta; all six: 2 alpha + 9 n beta (the root's six, then three more). */
+static void check_whole_window(void)
+{
+    blx_model m = blx_model_default();
+    CHECK(blx_model_parse("alpha=2.9e-6,beta=2.3e-11,gamma=0,overhead=0,window=1", &m) == 0, "model refused");
+    blx_tree *t = blx_tree_build(16, blx_alg_general_tree.tree, '3', 3);
+    size_t n = 65536;
+    blx_plan plan = blx_model_tree_plan(&m, t, n, 8);
+    double time = blx_model_tree_time(&m, t, n), want = 2 * 2.9e-6 + 6 * (double)n * 2.3e-11;
+    CHECK(plan.piece > n && plan.window == 3 && fabs(time - want) < 1e-12,
+          "radix 4 on 16, 64 KiB whole: window %d (want 3), piece %zu, %.3f us (want %.3f)", plan.window,
+          plan.piece, time * 1e6, want * 1e6);
+    blx_steps two = blx_model_tree_steps(&m, t, -2), all = blx_model_tree_steps(&m, t, -6);
+    CHECK(two.la == 4 && two.lb == 7 && all.la == 2 && all.lb == 9, "whole steps: W 2 (%g, %g), 6 (%g, %g)",
+          two.la, two.lb, all.la, all.lb);
+    blx_tree_free(t);
+}
+
 int main(void)
 {
     check_algorithm_table();
@@ -840,6 +866,7 @@ int main(void)
     check_radix();
     check_model_file();
     check_mpi_costs();
+    check_whole_window();
     /* the pictures in the topology files */
     blx_tree *t = blx_tree_build(9, blx_alg_general_tree.tree, '2', 2);
     CHECK(t && blx_tree_nkids(t, 0) == 4 && blx_tree_kids(t, 0)[0] == 6 && blx_tree_kids(t, 0)[1] == 3 &&
