@@ -119,4 +119,11 @@ if SIM_SWEEP_SEEDS=104 SIM_SWEEP_PMAX=32 SIM_SWEEP_FORCED=0 SIM_SWEEP_TOPS=_ SIM
 fi
 grep -q ": DEADLOCK |" "$work/sweep-hang/summary.md" || fail "the injected deadlock is not reported as one"
 echo "sim-check: $(tail -1 "$work/sweep.log")"
+# ' ' against MPI's three selectors on a random platform (sim/sweep-times.sh),
+# short: 16 to 32 processes, 8 B and 64 KiB; every cell a ratio
+SIM_TIMES_SEEDS=104 SIM_TIMES_PMIN=16 SIM_TIMES_PMAX=32 SIM_TIMES_SIZES=8,64K SIM_TIMES_OUT="$work/times" \
+    bash sim/sweep-times.sh >"$work/times.log" 2>&1 || { cat "$work/times.log" >&2; fail "sweep-times"; }
+[ "$(awk -F, '$1 == 104 && $7 > 0 && ($8 == "ok" || $8 == "MISS")' "$work/times/cells.csv" | wc -l)" = 6 ] &&
+    grep -q '^| 104 | nodes=' "$work/times/summary.md" || { cat "$work/times.log" >&2; fail "sweep-times: expected 6 cells"; }
+echo "sim-check: sweep-times: $(grep '^| 104 ' "$work/times/summary.md" | cut -d'|' -f4-7)"
 echo "sim-check: all passed in $((SECONDS - t0)) s"

@@ -18,6 +18,10 @@
 #                    32 processes on both BLACS (sim/scalapack/check.sh) (3-4 minutes)
 #   make sim-sweep   every algorithm on 30 random platforms of 16-1024 processes:
 #                    deadlock freedom and every element checked (sim/sweep.sh; hours)
+#   make sim-sweep-times  the default TOP ' ' against the best of SMPI's ompi, mpich and
+#                    mvapich2 collectives on 24 random platforms of 64-1024 processes,
+#                    8 B .. 8 MiB (sim/sweep-times.sh; options SIM_TIMES_*; about 40 min
+#                    here); results/sim-times-<date>/summary.md
 #   make sim-lu      bench/hpl_lu.c at scale, its BLAS as simulated time (sim/lu.sh):
 #                    p = 256 on the flat cluster and nodes16, every row TOP, look-ahead
 #                    0 and 1 (options SIM_LU_*, sim/README.md; 10-20 min a run here)
@@ -142,7 +146,7 @@ $(SL_B)/driver-ours: $(SL_DRV) sim/lu_simblas.h $(SL_B)/libs.stamp $(SIM_LIB)
 
 SIM_BINS := $(SIM_B)/simbench $(if $(SIM_REF_LIB),$(SIM_B)/simbench-ref)
 
-.PHONY: sim sim-nodes sim-check sim-build sim-lu sim-lu-rates sim-sweep sim-scalapack
+.PHONY: sim sim-nodes sim-check sim-build sim-lu sim-lu-rates sim-sweep sim-sweep-times sim-scalapack
 
 sim-build: $(SIM_BINS)
 
@@ -163,6 +167,11 @@ sim-check: $(SIM_B)/simbench $(SIM_B)/blacs-tune $(SIM_B)/lu $(SIM_B)/repeat $(B
 # every algorithm on random platforms (sim/sweep.sh; options SIM_SWEEP_*)
 sim-sweep: $(SIM_B)/simbench $(B)/tools/topo_table
 	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/sweep.sh
+
+# ' ' against MPI's collectives on random platforms (sim/sweep-times.sh;
+# options SIM_TIMES_*)
+sim-sweep-times: $(SIM_B)/simbench
+	@BUILD=$(B) SMPIRUN="$(SMPIRUN)" bash sim/sweep-times.sh
 
 # bench/hpl_lu.c at scale (sim/lu.sh; options SIM_LU_*, sim/README.md)
 sim-lu: $(SIM_B)/lu
