@@ -68,8 +68,8 @@ int blx_model_window(const blx_model *m, double s)
 /* A stream of pieces keeps the link busy if the next piece is posted
  * before this one has gone out: two in flight.  More would only split the
  * link between them and delay every piece, so a stream keeps two whatever
- * the piece size; a tree's message sent whole takes the window of
- * whole() below (a pipeline's, blx_model_window's). */
+ * the piece size; a message sent whole takes blx_model_window's (a
+ * tree's on a network link: whole() below). */
 static int piece_window(const blx_model *m, double s)
 {
     (void)s;
