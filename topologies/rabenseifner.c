@@ -36,10 +36,9 @@
  *   fewer bytes and far less arithmetic per process once n is large.
  *   Non-power-of-two np adds one fold-in (alpha + n beta + n gamma) and, for
  *   leave-on-all, one fold-out (alpha + n beta).
- *   On a scope over nodes the default prices it with the network's model,
- *   beta times the most members on one node (blx_model_across), as if every
- *   level crossed the cards at once: a bound, which the order below beats
- *   by keeping the first levels on the nodes.
+ *   On a scope over nodes each level is priced where its pairs are
+ *   (level_cost, below), and the order below keeps the first, largest
+ *   levels on the nodes where the placement lets it.
  *
  * Radix 4 and 8 (x->param, the route's number; the default weighs 2, 4
  * and 8): a level takes two or three of those cuts at once, each member
@@ -60,6 +59,7 @@
  * combines "lower member's part (op) upper member's part", in a fixed
  * sequence of steps.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,27 +318,66 @@ void blx_slices_gather(const blx_xfer *x)
     allgather(x, me, nlev, dim, near, levels);
 }
 
+/* Where the pieces of a level of g cuts (dims) go, among members below p:
+ * the most that the members of one node send at once to partners on other
+ * nodes (which that node's card carries), returned, and in *near the most
+ * one member sends to partners on its own node. */
+static int level_cross(const blx_nodes *n, int p, const int *dim, int g, int *near)
+{
+    int most = 0;
+    *near = 0;
+    for (int j = 0; j < n->nn; j++) {
+        int c = 0;
+        for (int i = n->start[j]; i < n->start[j + 1]; i++) {
+            int mine = 0;
+            for (int v = 1; n->order[i] < p && v < 1 << g; v++)
+                mine += n->node[partner_of(n->order[i], dim, g, v)] == j;
+            c += n->order[i] < p ? (1 << g) - 1 - mine : 0;
+            *near = mine > *near ? mine : *near;
+        }
+        most = c > most ? c : most;
+    }
+    return most;
+}
+
+/* One level of g cuts at once, 2^g - 1 pieces of 'piece' bytes a member:
+ * their latencies (overlapped: the sends after the first cost their
+ * overhead) and bytes.  On a scope over nodes, the network's latency where
+ * a pair crosses nodes, else the node's, and the slower of the pieces a
+ * member sends on its node (the node's beta) and those its busiest card
+ * carries (the network's). */
+static double level_cost(const blx_route_in *in, const blx_nodes *n, int p, const int *dim, int g,
+                         double piece)
+{
+    int msgs = (1 << g) - 1, near = msgs, cross = n != NULL ? level_cross(n, p, dim, g, &near) : 0;
+    const blx_model *m = n == NULL ? in->model : cross > 0 ? &n->off : &n->on;
+    double t = m->overlap ? m->alpha + (msgs - 1) * m->overhead : msgs * m->alpha;
+    if (n == NULL)
+        return t + msgs * piece * m->beta;
+    return t + fmax(near * piece * n->on.beta, cross * piece * n->off.beta);
+}
+
 /* The costs above, with the fold-in (and fold-out) of a non-power-of-two
  * np; radix 2^g (c->param): ceil(log2(p) / g) levels, each of 2^g - 1
- * messages at once. */
+ * messages at once, in the order the run takes them. */
 static double rabenseifner_cost(const blx_route_in *in, int param, const blx_tree *tree,
                                 const blx_tree *tree2)
 {
     (void)tree, (void)tree2;
     const blx_model *m = in->model;
-    int l, p = blx_pof2_floor(in->np, &l), levels = 0;
-    double n = (double)in->bytes, part = (p - 1.0) / p, msgs = 0;
-    for (int k = 0, g = 1; k < l; k += g, levels++) {
-        g = balanced(l - k, radix_bits(param));
-        msgs += (1 << g) - 1;
+    const blx_nodes *nodes =
+        in->nodes != NULL && in->nodes->nn > 1 && in->nodes->np == in->np ? in->nodes : NULL;
+    int l, p = blx_pof2_floor(in->np, &l), dim[32], near = blx_halving_order(nodes, 0, p, dim);
+    double n = (double)in->bytes, part = (p - 1.0) / p, halve = 0;
+    for (int k = 0, g; k < l; k += g) {
+        g = balanced((k < near ? near : l) - k, radix_bits(param));
+        halve += level_cost(in, nodes, p, dim + k, g, ldexp(n, -(k + g)));
     }
-    /* a level's latencies overlap, its sends after the first cost their overhead */
-    double level = m->overlap ? levels * m->alpha + (msgs - levels) * m->overhead : msgs * m->alpha;
-    double t = part * n * (2 * m->beta + m->gamma);
-    if (in->leave_on_all)
-        t += 2 * level;
+    double t = halve + part * n * m->gamma;
+    if (in->leave_on_all) /* the allgather: the same levels backwards */
+        t += halve;
     else /* the gather's p - 1 receives, at once */
-        t += level + (m->overlap ? m->alpha + (p - 1) * m->overhead : (p - 1) * m->alpha);
+        t += part * n * m->beta + (m->overlap ? m->alpha + (p - 1) * m->overhead : (p - 1) * m->alpha);
     if (p < in->np)
         t += m->alpha + n * (m->beta + m->gamma) + (in->leave_on_all ? m->alpha + n * m->beta : 0);
     return t;

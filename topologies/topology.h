@@ -219,6 +219,7 @@ typedef struct blx_algorithm {
     X(scatter_ring)       \
     X(ring)               \
     X(rabenseifner)       \
+    X(ring_allreduce)     \
     X(two_tree)           \
     X(split_ring)         \
     X(multiring)          \

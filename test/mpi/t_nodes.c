@@ -276,6 +276,39 @@ static void halving_scope(int ctxt, const char *scope, const blx_scope *s, int r
           s->np, s->nodes->nn, radix, all);
 }
 
+/* Sums to all forced along the ring (ring_allreduce.c), which runs node by
+ * node: right everywhere (N = 3001 doubles, blocks of unequal length), the
+ * same bits everywhere and on a second run, the contribution a read-only
+ * matrix left as it was (a sum of a column of 2 x N with LDA 2); it ran
+ * once a sum on every scope of more than one member, whatever order the
+ * nodes put its members in. */
+static void ring_scope(int ctxt, const char *scope, const blx_scope *s)
+{
+    static double a[N], b[N], c[2 * N];
+    unsigned long before = blx_algorithm_runs(&blx_alg_ring_allreduce);
+    int me = s->me, bad = 0;
+    for (int i = 0; i < N; i++)
+        a[i] = b[i] = value(me, i), c[2 * i] = value(me, i), c[2 * i + 1] = -1;
+    Cdgsum2d(ctxt, scope, " ", N, 1, a, N, -1, -1);
+    Cdgsum2d(ctxt, scope, " ", N, 1, b, N, -1, -1);
+    Cdgsum2d(ctxt, scope, " ", 1, N, c, 2, -1, -1);
+    unsigned long ran = blx_algorithm_runs(&blx_alg_ring_allreduce) - before;
+    for (int i = 0; i < N; i++) {
+        double want = 0;
+        for (int k = 0; k < s->np; k++)
+            want += value(k, i);
+        bad += fabs(a[i] - want) > 1e-12 * fabs(want) || c[2 * i] != a[i] || c[2 * i + 1] != -1;
+    }
+    CHECK(bad == 0, "scope %s: sum to all along the ring wrong in %d places", scope, bad);
+    CHECK(memcmp(a, b, sizeof a) == 0, "scope %s: the same sum along the ring twice gave other bits", scope);
+    MPI_Bcast(b, N, MPI_DOUBLE, 0, s->comm);
+    CHECK(memcmp(a, b, sizeof a) == 0, "scope %s: the sum along the ring is not the same bits everywhere",
+          scope);
+    unsigned long want_runs = s->np > 1 ? 3 : 0;
+    CHECK(ran == want_runs, "scope %s of %d over %d nodes: %lu sums ran along the ring, expected %lu", scope,
+          s->np, s->nodes->nn, ran, want_runs);
+}
+
 static void placement(const char *nodes, int count, int cyclic)
 {
     static const char *const names[BLX_NSCOPE] = {
@@ -289,6 +322,7 @@ static void placement(const char *nodes, int count, int cyclic)
         int halved = grid("reduce=rabenseifner,allreduce=rabenseifner", g[k].p, g[k].q);
         int by4 = grid("reduce=rabenseifner:4,allreduce=rabenseifner:4", g[k].p, g[k].q);
         int by8 = grid("reduce=rabenseifner:8,allreduce=rabenseifner:8", g[k].p, g[k].q);
+        int ring = grid("allreduce=ring_allreduce", g[k].p, g[k].q);
         if (ctxt < 0)
             continue;
         blx_ctx *c = blx_ctx_find(ctxt);
@@ -300,12 +334,14 @@ static void placement(const char *nodes, int count, int cyclic)
             halving_scope(halved, names[s], &blx_ctx_find(halved)->scope[s], 2);
             halving_scope(by4, names[s], &blx_ctx_find(by4)->scope[s], 4);
             halving_scope(by8, names[s], &blx_ctx_find(by8)->scope[s], 8);
+            ring_scope(ring, names[s], &blx_ctx_find(ring)->scope[s]);
         }
         Cblacs_gridexit(ctxt);
         Cblacs_gridexit(sliced);
         Cblacs_gridexit(halved);
         Cblacs_gridexit(by4);
         Cblacs_gridexit(by8);
+        Cblacs_gridexit(ring);
     }
     unsetenv("BLACS_NODES");
 }
@@ -346,16 +382,23 @@ static void default_choice(const char *model, int want_levels)
         a[i] = mt_rank + (double)i;
     unsigned long before = blx_algorithm_runs(&blx_alg_node_slices);
     unsigned long before2 = blx_algorithm_runs(&blx_alg_two_level);
+    unsigned long before3 = blx_algorithm_runs(&blx_alg_rabenseifner);
     Cdgsum2d(ctxt, "All", " ", (int)(sizeof a / sizeof a[0]), 1, a, (int)(sizeof a / sizeof a[0]), -1, -1);
     unsigned long ran = blx_algorithm_runs(&blx_alg_node_slices) - before;
     unsigned long ran2 = blx_algorithm_runs(&blx_alg_two_level) - before2;
+    unsigned long halved = blx_algorithm_runs(&blx_alg_rabenseifner) - before3;
     double want = (double)mt_size * (mt_size - 1) / 2 + 5.0 * mt_size;
     CHECK(a[5] == want, "BLACS_MODEL=%s: sum %g, expected %g", model, a[5], want);
-    /* slices where every node holds the same power of two, else leaders */
+    /* slices where every node holds the same power of two, or halving,
+     * whose first levels on such nodes are the slices' own (the same
+     * messages, priced alike); else leaders */
     int sliced = want_levels && blx_nodes_sliceable(blx_ctx_find(ctxt)->scope[BLX_SCOPE_ALL].nodes);
-    CHECK(ran == (unsigned long)sliced && ran2 == (unsigned long)(want_levels && !sliced),
-          "BLACS_MODEL=%s: %lu sums in slices, %lu in two levels; expected %d, %d", model, ran, ran2, sliced,
-          want_levels && !sliced);
+    CHECK(sliced ? (ran == 1 || halved == 1) && ran2 == 0 : ran == 0 && ran2 == (unsigned long)want_levels,
+          "BLACS_MODEL=%s: %lu sums in slices, %lu by halving, %lu in two levels; expected %s", model, ran,
+          halved, ran2,
+          sliced        ? "one in slices or by halving"
+          : want_levels ? "one in two levels"
+                        : "one level");
     int n = (int)(sizeof a / sizeof a[0]);
     before = blx_algorithm_runs(&blx_alg_two_level);
     if (mt_rank == 0)

@@ -320,6 +320,7 @@ static void check_network_choices(void)
         {1, 64, 1 << 20, &blx_alg_two_tree},   /* 160 us simulated, reduce-scatter + gather 214 */
         {2, 256, 8, &blx_alg_hypercube},
         {2, 256, 1 << 20, &blx_alg_rabenseifner},
+        {2, 6, 1 << 20, &blx_alg_ring_allreduce},  /* no fold of whole vectors onto 4 */
         {1, 16, 64 << 10, &blx_alg_rabenseifner},  /* the gather's receives overlap */
         {1, 64, 256 << 10, &blx_alg_rabenseifner}, /* radix 8: 54.7 us simulated, two trees 55.7 */
     };
@@ -852,6 +853,75 @@ static void check_whole_window(void)
     blx_tree_free(t);
 }
 
+/* The combines' cost formulas over nodes, against hand-computed values
+ * (node alpha 0.1 us, beta 1e-11 s/B; network alpha 2 us, beta 5e-11 s/B;
+ * no overhead, gamma 0 or 1e-11).  The ring (ring_allreduce.c): 2 (np - 1)
+ * steps of one np-th each, at the slowest hop's price, the network's on a
+ * scope over nodes, whatever the placement.  Halving (rabenseifner.c):
+ * each level where its pairs are, a card carrying its node's crossings. */
+static void check_combine_costs(void)
+{
+    blx_model on = blx_model_default(), off = on, flat = on;
+    CHECK(blx_model_parse("alpha=1e-7,beta=1e-11,gamma=0,overhead=0,window=2,overlap=1", &on) == 0 &&
+              blx_model_parse("alpha=2e-6,beta=5e-11,gamma=0,overhead=0,window=1,overlap=1", &off) == 0 &&
+              blx_model_parse("alpha=1e-6,beta=1e-10,gamma=1e-11,overhead=0,window=1,overlap=1", &flat) == 0,
+          "models refused");
+    /* one level: 10 steps of 1 us + 100000 B, the folds of 5 blocks */
+    blx_route_in in = {
+        .np = 6, .bytes = 600000, .leave_on_all = 1, .splittable = 1, .model = &flat, .unit = 8};
+    double t = blx_alg_ring_allreduce.combine_cost(&in, 0, NULL, NULL), want = 10 * 11e-6 + 5 * 1e5 * 1e-11;
+    CHECK(fabs(t - want) < 1e-12, "ring of 6, one level: %.4f us, %.4f expected", t * 1e6, want * 1e6);
+    /* 3 nodes of 2, by rank and round robin: 10 steps between nodes, 7 us each */
+    static const int by_rank[6] = {0, 0, 1, 1, 2, 2}, dealt[6] = {0, 1, 2, 0, 1, 2},
+                     rank[6] = {0, 1, 2, 3, 4, 5};
+    blx_model across = blx_model_across(&off, 2);
+    for (int k = 0; k < 2; k++) {
+        blx_nodes *n = blx_nodes_build(6, k ? dealt : by_rank, rank, &on, &off);
+        in.nodes = n, in.model = &across;
+        t = blx_alg_ring_allreduce.combine_cost(&in, 0, NULL, NULL), want = 10 * 7e-6;
+        CHECK(n && fabs(t - want) < 1e-12, "ring of 6 on 3 nodes (%s): %.4f us, %.4f expected",
+              k ? "round robin" : "by rank", t * 1e6, want * 1e6);
+        blx_nodes_free(n);
+    }
+    /* halving of 800000 B on 2 nodes of 4, radix 2, both ways: two levels
+     * on the nodes (pieces of 400000 and 200000 B), one across, where each
+     * card carries 4 pieces of 100000 B; by rank and round robin alike */
+    static const int two[8] = {0, 0, 0, 0, 1, 1, 1, 1}, two_dealt[8] = {0, 1, 0, 1, 0, 1, 0, 1},
+                     rank8[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    across = blx_model_across(&off, 4);
+    want = 2 * ((1e-7 + 4e5 * 1e-11) + (1e-7 + 2e5 * 1e-11) + (2e-6 + 4 * 1e5 * 5e-11));
+    for (int k = 0; k < 2; k++) {
+        blx_nodes *n = blx_nodes_build(8, k ? two_dealt : two, rank8, &on, &off);
+        in = (blx_route_in){.np = 8,
+                            .bytes = 800000,
+                            .leave_on_all = 1,
+                            .splittable = 1,
+                            .model = &across,
+                            .nodes = n,
+                            .unit = 8};
+        t = blx_alg_rabenseifner.combine_cost(&in, 2, NULL, NULL);
+        CHECK(n && fabs(t - want) < 1e-12, "halving of 8 on 2 nodes of 4 (%s): %.4f us, %.4f expected",
+              k ? "round robin" : "by rank", t * 1e6, want * 1e6);
+        blx_nodes_free(n);
+    }
+    /* one process a node (a flat cluster, where the node's beta, compiled
+     * in, may be the slower): every level across, no card shared */
+    static const int flat8[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    blx_model slow = on;
+    slow.beta = 2.5e-10;
+    blx_nodes *n = blx_nodes_build(8, flat8, rank8, &slow, &off);
+    in.nodes = n, in.model = &off;
+    t = blx_alg_rabenseifner.combine_cost(&in, 2, NULL, NULL);
+    want = 2 * (8e5 * 0.875 * 5e-11 + 3 * 2e-6);
+    CHECK(n && fabs(t - want) < 1e-12, "halving of 8 on 8 nodes: %.4f us, %.4f expected", t * 1e6,
+          want * 1e6);
+    blx_nodes_free(n);
+    in.nodes = NULL, in.model = &across; /* one level: every halving at the scope's prices */
+    t = blx_alg_rabenseifner.combine_cost(&in, 2, NULL, NULL);
+    want = 2 * (8e5 * 0.875 * 2e-10 + 3 * 2e-6);
+    CHECK(fabs(t - want) < 1e-12, "halving of 8, one level: %.4f us, %.4f expected", t * 1e6, want * 1e6);
+}
+
 int main(void)
 {
     check_algorithm_table();
@@ -867,6 +937,7 @@ int main(void)
     check_model_file();
     check_mpi_costs();
     check_whole_window();
+    check_combine_costs();
     /* the pictures in the topology files */
     blx_tree *t = blx_tree_build(9, blx_alg_general_tree.tree, '2', 2);
     CHECK(t && blx_tree_nkids(t, 0) == 4 && blx_tree_kids(t, 0)[0] == 6 && blx_tree_kids(t, 0)[1] == 3 &&
