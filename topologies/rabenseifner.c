@@ -320,12 +320,12 @@ void blx_slices_gather(const blx_xfer *x)
 
 /* Where the pieces of a level of g cuts (dims) go, among members below p:
  * the most that the members of one node send at once to partners on other
- * nodes (which that node's card carries), returned, and in *near the most
- * one member sends to partners on its own node. */
-static int level_cross(const blx_nodes *n, int p, const int *dim, int g, int *near)
+ * nodes (which that node's card carries), returned, and in *inside the
+ * most one member sends to partners on its own node. */
+static int level_cross(const blx_nodes *n, int p, const int *dim, int g, int *inside)
 {
     int most = 0;
-    *near = 0;
+    *inside = 0;
     for (int j = 0; j < n->nn; j++) {
         int c = 0;
         for (int i = n->start[j]; i < n->start[j + 1]; i++) {
@@ -333,7 +333,7 @@ static int level_cross(const blx_nodes *n, int p, const int *dim, int g, int *ne
             for (int v = 1; n->order[i] < p && v < 1 << g; v++)
                 mine += n->node[partner_of(n->order[i], dim, g, v)] == j;
             c += n->order[i] < p ? (1 << g) - 1 - mine : 0;
-            *near = mine > *near ? mine : *near;
+            *inside = mine > *inside ? mine : *inside;
         }
         most = c > most ? c : most;
     }
@@ -349,12 +349,12 @@ static int level_cross(const blx_nodes *n, int p, const int *dim, int g, int *ne
 static double level_cost(const blx_route_in *in, const blx_nodes *n, int p, const int *dim, int g,
                          double piece)
 {
-    int msgs = (1 << g) - 1, near = msgs, cross = n != NULL ? level_cross(n, p, dim, g, &near) : 0;
+    int msgs = (1 << g) - 1, inside = msgs, cross = n != NULL ? level_cross(n, p, dim, g, &inside) : 0;
     const blx_model *m = n == NULL ? in->model : cross > 0 ? &n->off : &n->on;
     double t = m->overlap ? m->alpha + (msgs - 1) * m->overhead : msgs * m->alpha;
     if (n == NULL)
         return t + msgs * piece * m->beta;
-    return t + fmax(near * piece * n->on.beta, cross * piece * n->off.beta);
+    return t + fmax(inside * piece * n->on.beta, cross * piece * n->off.beta);
 }
 
 /* The costs above, with the fold-in (and fold-out) of a non-power-of-two

@@ -278,10 +278,10 @@ static void halving_scope(int ctxt, const char *scope, const blx_scope *s, int r
 
 /* Sums to all forced along the ring (ring_allreduce.c), which runs node by
  * node: right everywhere (N = 3001 doubles, blocks of unequal length), the
- * same bits everywhere and on a second run, the contribution a read-only
- * matrix left as it was (a sum of a column of 2 x N with LDA 2); it ran
- * once a sum on every scope of more than one member, whatever order the
- * nodes put its members in. */
+ * same bits everywhere and on a second run, and into a row of a 2 x N
+ * matrix (LDA 2: packed and unpacked, the other row left as it was); it
+ * ran once a sum on every scope of more than one member, whatever order
+ * the nodes put its members in. */
 static void ring_scope(int ctxt, const char *scope, const blx_scope *s)
 {
     static double a[N], b[N], c[2 * N];

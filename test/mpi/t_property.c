@@ -150,7 +150,8 @@ static int ra[MAXN], ca[MAXN];
 static const char *tops_bcast = " 1234IDSMHFT", *tops_comb = " 123IDSMHFT";
 
 /* A call the round makes sure of: TOP ' ' on the scope named, a sum to
- * member 0 (dest 0) or to all (dest -1); off: everything drawn. */
+ * member 0 (dest 0) or to all (dest -1) of an element a member at least;
+ * off: everything drawn. */
 static struct {
     int on, dest;
 } sure;
@@ -227,6 +228,8 @@ static void op_combine(const grid *g, char scope, int call)
 {
     int np = members(g, scope), me = my_member(g, scope), op = sure.on ? 0 : pick(3);
     shape s = draw_shape(np, 1);
+    if (sure.on && s.m * s.n < np) /* a sum the forced algorithms that cut the vector can run */
+        s.m = np, s.n = 1, s.lda = s.lda > s.m ? s.lda : s.m;
     int located = op > 0 && pick(2),
         dest = sure.on        ? sure.dest
                : pick(3) == 0 ? -1
