@@ -37,9 +37,9 @@
 #      (2026-11-30): sums to all along a ring (ring_allreduce.c, a row of
 #      the table, 57 lines) and the halving priced where its pairs are
 #      (rabenseifner.c: level_cross, level_cost, 28 lines); on random
-#      platforms sums to all of 1 MiB over 22 nodes of 2-3 processes went
-#      from 1.11 and 1.07 x the best MPI to 0.78 and 0.89, and no cell of
-#      488 above 1.00 x got slower by more than 0.9 us (sim/results.md):
+#      platforms sums to all of 1 MiB over 22 nodes of 3 processes went
+#      from 1.11 and 1.07 x the best MPI to 0.78 and 0.89; of 488 cells
+#      none got slower by more than 0.9 us or above 1.00 x (sim/results.md):
 #      3,184 -> 3,269.  A raise comes with a removal or a reason written here;
 #   4. every algorithm descriptor of topologies/ is a row of the one table
 #      (BLX_ALGORITHMS in topologies/topology.h), and every row has one;
