@@ -23,11 +23,10 @@
  * without folding whole vectors onto a power of two: a scope of 33 moves
  * 2 (np - 1)/np n, where halving moves 2 n more for its fold.  It pays
  * 2 (np - 1) latencies where halving pays 2 log2(np), so it wins for long
- * vectors on scopes that are not powers of two, and where its hops are
- * cheaper than halving's: on a scope over nodes (nodes.h) the ring runs
- * node by node (blx_nodes.order), so only one of its hops a node crosses
- * that node's card, and each card carries one block a step, where every
- * level of halving crosses the cards from every member of a node at once.
+ * vectors over a number of members that is not a power of two (the
+ * leaders of 22 nodes, say) where latencies are cheap.  On a scope over
+ * nodes (nodes.h) the ring runs node by node (blx_nodes.order): one of a
+ * node's hops crosses its card, which carries one block a step.
  *
  *   cost, n bytes, s = n / np:
  *     2 (np - 1) hop + (np - 1) s gamma
