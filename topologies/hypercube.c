@@ -91,7 +91,7 @@ static void exchange_combine(const blx_xfer *x)
     char *tmp = stackbuf;
     if (x->in.bytes > sizeof stackbuf)
         tmp = blx_scratch(BLX_SCRATCH_TMP, x->in.bytes, e->ctxt, e->routine);
-    if (!blx_fold_in(x, tmp, &p))
+    if (!blx_fold_in(x, NULL, tmp, &p))
         return;
     for (int mask = 1; mask < p; mask <<= 1) {
         int partner = me ^ mask;
@@ -99,7 +99,7 @@ static void exchange_combine(const blx_xfer *x)
         /* both compute "lower member's (op) upper member's" */
         x->merge(x->op, x->buf, tmp, x->in.bytes, me > partner);
     }
-    blx_fold_out(x, p);
+    blx_fold_out(x, NULL, p);
 }
 
 /* log2(p) (alpha + n beta + n gamma), plus 2 (alpha + n beta) + n gamma

@@ -43,17 +43,19 @@ static void fill(blx_nodes *n, const member *m, const group *g, const int *rank)
     n->start[n->nn] = n->np;
 }
 
-/* The crossing bits from member root of the first limit members, counting
- * the pairs of every step-th member. */
-static int crossing(const blx_nodes *n, int root, int limit, int step)
+/* The crossing bits from member root of the first limit places (at[k]:
+ * the member numbered from root at place k; NULL: k), counting the pairs of
+ * every step-th place. */
+static int crossing(const blx_nodes *n, int root, int limit, int step, const int *at)
 {
     int cross = 0;
     for (int b = 1; b > 0 && b < limit; b <<= 1) {
         int pairs = 0, apart = 0;
         for (int k = 0; k < limit; k += step)
             if ((k ^ b) < limit) {
+                int i = at != NULL ? at[k] : k, j = at != NULL ? at[k ^ b] : k ^ b;
                 pairs++;
-                apart += n->node[(k + root) % n->np] != n->node[((k ^ b) + root) % n->np];
+                apart += n->node[(i + root) % n->np] != n->node[(j + root) % n->np];
             }
         if (2 * apart > pairs)
             cross |= b;
@@ -61,10 +63,11 @@ static int crossing(const blx_nodes *n, int root, int limit, int step)
     return cross;
 }
 
-int blx_nodes_cross_from(const blx_nodes *n, int root, int limit)
+int blx_nodes_cross_from(const blx_nodes *n, int root, int limit, const int *at)
 {
     /* at most 128 pairs a bit: every long combine by halving asks */
-    return root == 0 && limit == n->np ? n->cross : crossing(n, root, limit, limit > 128 ? limit / 128 : 1);
+    int step = limit > 128 ? limit / 128 : 1;
+    return root == 0 && limit == n->np && at == NULL ? n->cross : crossing(n, root, limit, step, at);
 }
 
 blx_nodes *blx_nodes_build(int np, const int *node_id, const int *rank, const blx_model *on,
@@ -90,7 +93,7 @@ blx_nodes *blx_nodes_build(int np, const int *node_id, const int *rank, const bl
     }
     qsort(g, (size_t)n->nn, sizeof *g, by_first); /* number the nodes by their first member */
     fill(n, m, g, rank);
-    n->cross = crossing(n, 0, n->np, 1);
+    n->cross = crossing(n, 0, n->np, 1, NULL);
     n->sliced = n->off;
     n->sliced.beta *= n->most;
     free(m);

@@ -47,8 +47,15 @@ BLX_INTERNAL void blx_nodes_free(blx_nodes *n);
 /* The bits b < limit for which members k and k XOR b, both below limit and
  * numbered from member 'root' (k is member (root + k) mod np), lie on
  * different nodes for most k (blx_nodes.cross from member 0 of all np;
- * beyond 128 members, most of 128 evenly spaced k). */
-BLX_INTERNAL int blx_nodes_cross_from(const blx_nodes *n, int root, int limit);
+ * beyond 128 members, most of 128 evenly spaced k); with 'at' (NULL: k),
+ * places k and k XOR b, at[k] the member numbered from root at place k. */
+BLX_INTERNAL int blx_nodes_cross_from(const blx_nodes *n, int root, int limit, const int *at);
+/* n, the nodes of a scope of np members, where it spans more than one;
+ * else NULL (what an algorithm that orders its members by node asks). */
+static inline const blx_nodes *blx_nodes_spanned(const blx_nodes *n, int np)
+{
+    return n != NULL && n->nn > 1 && n->np == np ? n : NULL;
+}
 /* Whether operations on the scope may run in two levels: it spans more
  * than one node and some node holds more than one of its members. */
 static inline int blx_nodes_two_levels(const blx_nodes *n) { return n != NULL && n->nn > 1 && n->most > 1; }

@@ -38,13 +38,6 @@
  */
 #include "topology.h"
 
-/* The nodes the ring runs by, node by node (blx_nodes.order), on a scope
- * over nodes; NULL: in the scope's order. */
-static const blx_nodes *ring_nodes(const blx_nodes *n, int np)
-{
-    return n != NULL && n->nn > 1 && n->np == np ? n : NULL;
-}
-
 /* Block b of the vector, in bytes: its offset, its length in *len. */
 static size_t block(const blx_xfer *x, int b, size_t *len)
 {
@@ -54,17 +47,16 @@ static size_t block(const blx_xfer *x, int b, size_t *len)
     return lo * x->in.unit;
 }
 
-static void ring_allreduce(const blx_xfer *xin)
+/* A sum to all: every member's buffer takes the result, so it is never
+ * read-only (blacs/combine.c) and the blocks fold in place. */
+static void ring_allreduce(const blx_xfer *x)
 {
-    blx_xfer own = *xin, *x = &own;
     const blx_ep *e = &x->ep;
-    const blx_nodes *n = ring_nodes(x->in.nodes, e->np);
+    const blx_nodes *n = blx_nodes_spanned(x->in.nodes, e->np);
     int np = e->np, me = n != NULL ? n->pos[e->me] : e->me;
     int right = (me + 1) % np, left = (me + np - 1) % np;
     right = n != NULL ? n->order[right] : right;
     left = n != NULL ? n->order[left] : left;
-    if (x->readonly)
-        blx_xfer_own(x);
     size_t most = (x->in.bytes / x->in.unit / (size_t)np + 1) * x->in.unit, olen, ilen;
     char *tmp = blx_scratch(BLX_SCRATCH_TMP, most, e->ctxt, e->routine);
     for (int s = 0; s < np - 1; s++) {
@@ -84,7 +76,7 @@ static double ring_allreduce_cost(const blx_route_in *in, int param, const blx_t
     (void)param, (void)tree, (void)tree2;
     if (in->np < 3) /* two members: halving's one exchange, which the table weighs first */
         return BLX_UNPRICED;
-    const blx_nodes *n = ring_nodes(in->nodes, in->np);
+    const blx_nodes *n = blx_nodes_spanned(in->nodes, in->np);
     const blx_model *m = n != NULL ? &n->off : in->model; /* the slowest hop: between nodes */
     double s = (double)in->bytes / in->np;
     return (in->np - 1) * (2 * (m->alpha + s * m->beta) + s * in->model->gamma);

@@ -367,8 +367,9 @@ BLX_INTERNAL void blx_slices_gather(const blx_xfer *x);
  * (a power of two) in the order they are used, for members numbered from
  * 'root' on a scope over the nodes n (NULL: one level): those whose pairs
  * share a node first, then those that cross nodes, each from the highest;
- * returns how many share a node (all of them on one level). */
-BLX_INTERNAL int blx_halving_order(const blx_nodes *n, int root, int p, int dim[32]);
+ * returns how many share a node (all of them on one level).  at: the
+ * places of a fold's plan (blx_fold.rel), or NULL. */
+BLX_INTERNAL int blx_halving_order(const blx_nodes *n, int root, int p, const int *at, int dim[32]);
 /* How many levels of radix 4 or 8 this process has run (tests). */
 BLX_INTERNAL unsigned long blx_rabenseifner_groups(void);
 
@@ -377,12 +378,29 @@ BLX_INTERNAL unsigned long blx_rabenseifner_groups(void);
 BLX_INTERNAL void blx_xfer_own(blx_xfer *x);
 
 /* The non-power-of-two plan of the exchange-based combines (exchange.c): with p the
- * largest power of two <= np, the member p + i (relative to the root) folds
- * its vector into member i.  blx_fold_in returns p and whether this member
- * takes part in the power-of-two exchange (the others are done: for
- * leave-on-all they got the result back; tmp is x->in.bytes of scratch); after
- * the exchange, blx_fold_out hands the result back to the folded members. */
-BLX_INTERNAL int blx_fold_in(const blx_xfer *x, char *tmp, int *p);
-BLX_INTERNAL void blx_fold_out(const blx_xfer *x, int p);
+ * largest power of two <= np, np - p members fold their vectors into others,
+ * and the p that stay take part in the power-of-two exchange at places
+ * 0..p-1.  A plan (blx_fold_plan; NULL: member p + i folds into member i,
+ * places are members): rel[v], the member (numbered from the root) at place
+ * v; place[rel], the member's place; pair[v], for a place v >= p the place it
+ * folds into, for one below p the place folded into it, or -1.  On the nodes
+ * n (NULL: none) a member folds into one of its own node where one is left;
+ * the root stays at place 0.  blx_fold_plan returns -1 if out of memory. */
+typedef struct blx_fold {
+    int p;
+    int *rel, *place, *pair;
+} blx_fold;
+BLX_INTERNAL int blx_fold_plan(blx_fold *f, const blx_nodes *n, int root, int np);
+BLX_INTERNAL void blx_fold_free(blx_fold *f);
+static inline int blx_fold_rel(const blx_fold *f, int v) { return f != NULL ? f->rel[v] : v; }
+static inline int blx_fold_place(const blx_fold *f, int rel) { return f != NULL ? f->place[rel] : rel; }
+/* blx_fold_in returns p and whether this member takes part in the
+ * exchange (the others are done: for leave-on-all they got the result back;
+ * tmp is x->in.bytes of scratch); after the exchange, blx_fold_out hands the
+ * result back to the folded members. */
+BLX_INTERNAL int blx_fold_in(const blx_xfer *x, const blx_fold *f, char *tmp, int *p);
+BLX_INTERNAL void blx_fold_out(const blx_xfer *x, const blx_fold *f, int p);
+/* How many vectors this process has folded away by a plan (tests). */
+BLX_INTERNAL unsigned long blx_fold_planned(void);
 
 #endif

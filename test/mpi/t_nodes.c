@@ -245,6 +245,7 @@ static void halving_scope(int ctxt, const char *scope, const blx_scope *s, int r
 {
     static double a[N], b[N];
     unsigned long before = blx_algorithm_runs(&blx_alg_rabenseifner), groups = blx_rabenseifner_groups();
+    unsigned long folded = blx_fold_planned();
     to_each(ctxt, scope, s);
     int me = s->me, bad = 0;
     for (int i = 0; i < N; i++)
@@ -265,11 +266,21 @@ static void halving_scope(int ctxt, const char *scope, const blx_scope *s, int r
     unsigned long want_runs = s->np > 1 ? (unsigned long)s->np + 1 : 0;
     CHECK(ran == want_runs, "scope %s: %lu sums ran by halving, expected %lu", scope, ran, want_runs);
     /* a level of radix 4 or 8 takes two dimensions or more, all on a node or all across nodes */
-    int nlev, p = blx_pof2_floor(s->np, &nlev), dim[32], can = 0;
+    int nlev, p = blx_pof2_floor(s->np, &nlev), dim[32], can = 0, planned = s->nodes->nn > 1 && p < s->np;
     for (int root = 0; root < s->np && radix > 2; root++) {
-        int near = blx_halving_order(s->nodes, root, p, dim);
+        blx_fold f;
+        int plan = planned && blx_fold_plan(&f, s->nodes, root, s->np) == 0;
+        int near = blx_halving_order(s->nodes, root, p, plan ? f.rel : NULL, dim);
         can |= near >= 2 || nlev - near >= 2;
+        if (plan)
+            blx_fold_free(&f);
     }
+    /* over nodes, not a power of two: each sum's np - p folds by the plan */
+    long folds = (long)(blx_fold_planned() - folded), sum = 0;
+    MPI_Allreduce(&folds, &sum, 1, MPI_LONG, MPI_SUM, s->comm);
+    CHECK(sum == (planned ? (long)want_runs * (s->np - p) : 0),
+          "scope %s of %d over %d nodes: %ld vectors folded by the nodes' plan", scope, s->np, s->nodes->nn,
+          sum);
     long mine = (long)(blx_rabenseifner_groups() - groups), all = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, s->comm);
     CHECK((all > 0) == can, "scope %s of %d over %d nodes, radix %d: %ld levels of radix 4 or 8 ran", scope,

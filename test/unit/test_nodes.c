@@ -19,6 +19,12 @@
  *   halving:    recursive halving's dimensions (rabenseifner.c), the bits
  *               inside a node first, numbered from the operation's root;
  *               the card sends 1/16 of what it sends farthest first
+ *   fold:       a non-power-of-two scope's fold (exchange.c): without
+ *               nodes the last members onto the first; over nodes into a member
+ *               of its own node wherever one is left (33 nodes of 2 by
+ *               node: 65 -> 64, 63 -> 62, the halving's first level still
+ *               on the nodes); for any nodes and root a plan whose places
+ *               are a permutation, the root at place 0, pairs both ways
  */
 #include <stdlib.h>
 #include <string.h>
@@ -163,13 +169,13 @@ static double halving_card(const blx_nodes *n, int p, const int *dim, double byt
 static void check_halving(void)
 {
     int dim[32], id[64];
-    CHECK(blx_halving_order(NULL, 0, 8, dim) == 3 && dim[0] == 4 && dim[1] == 2 && dim[2] == 1,
+    CHECK(blx_halving_order(NULL, 0, 8, NULL, dim) == 3 && dim[0] == 4 && dim[1] == 2 && dim[2] == 1,
           "halving, no nodes: %d %d %d, expected 4 2 1, all three alike", dim[0], dim[1], dim[2]);
     for (int k = 0; k < 64; k++)
         id[k] = k / 16;
     blx_nodes *n = nodes_of(64, id);
     int bynode[6] = {8, 4, 2, 1, 32, 16}, lawn[6] = {32, 16, 8, 4, 2, 1};
-    int near = blx_halving_order(n, 0, 64, dim);
+    int near = blx_halving_order(n, 0, 64, NULL, dim);
     CHECK(n && memcmp(dim, bynode, sizeof bynode) == 0 && near == 4,
           "halving, 64 by node: %d %d %d %d %d %d, %d on the node", dim[0], dim[1], dim[2], dim[3], dim[4],
           dim[5], near);
@@ -180,7 +186,7 @@ static void check_halving(void)
     for (int k = 0; k < 64; k++)
         id[k] = k % 4;
     n = nodes_of(64, id);
-    blx_halving_order(n, 0, 64, dim);
+    blx_halving_order(n, 0, 64, NULL, dim);
     CHECK(n && memcmp(dim, lawn, sizeof lawn) == 0, "halving, 64 round robin on 4: %d %d %d %d %d %d", dim[0],
           dim[1], dim[2], dim[3], dim[4], dim[5]);
     blx_nodes_free(n);
@@ -188,13 +194,13 @@ static void check_halving(void)
      * so only bit 1 keeps pairs on a node; from member 0, bits 1 and 2 */
     int two[8] = {0, 0, 0, 0, 1, 1, 1, 1};
     n = nodes_of(8, two);
-    near = blx_halving_order(n, 2, 8, dim);
+    near = blx_halving_order(n, 2, 8, NULL, dim);
     CHECK(n && dim[0] == 1 && dim[1] == 4 && dim[2] == 2 && near == 1,
           "halving, 8 on 2 nodes from 2: %d %d %d, expected 1 4 2", dim[0], dim[1], dim[2]);
-    blx_halving_order(n, 0, 8, dim);
+    blx_halving_order(n, 0, 8, NULL, dim);
     CHECK(n && dim[0] == 2 && dim[1] == 1 && dim[2] == 4,
           "halving, 8 on 2 nodes from 0: %d %d %d, expected 2 1 4", dim[0], dim[1], dim[2]);
-    blx_halving_order(n, 0, 4, dim); /* the first 4 (a non-power-of-two scope's halving) share a node */
+    blx_halving_order(n, 0, 4, NULL, dim); /* the first 4 (a non-power-of-two scope's halving) share a node */
     CHECK(n && dim[0] == 2 && dim[1] == 1, "halving, 4 of 8 from 0: %d %d, expected 2 1", dim[0], dim[1]);
     blx_nodes_free(n);
     for (int np = 2; np <= 64; np *= 2) /* any nodes: a permutation of the masks */
@@ -204,13 +210,68 @@ static void check_halving(void)
             n = nodes_of(np, id);
             if (!n)
                 continue;
-            blx_halving_order(n, seed % np, np, dim);
+            blx_halving_order(n, seed % np, np, NULL, dim);
             int all = 0, ok = 1;
             for (int k = 0; (1 << k) < np; k++) {
                 ok &= dim[k] > 0 && (dim[k] & (dim[k] - 1)) == 0 && dim[k] < np && !(all & dim[k]);
                 all |= dim[k];
             }
             CHECK(ok && all == np - 1, "halving, np %d seed %d: not every mask once", np, seed);
+            blx_nodes_free(n);
+        }
+}
+
+/* A fold's plan (f) is whole: places a permutation of the members, the
+ * root's place 0, every place from p folding into one below p that knows
+ * it; returns how many fold into a member of another node. */
+static int fold_apart(const blx_nodes *n, int root, int np, const blx_fold *f)
+{
+    int ok = f->p <= np && 2 * f->p > np && f->rel[0] == 0, apart = 0;
+    for (int v = 0; v < np; v++) {
+        int w = f->pair[v];
+        ok &= f->rel[v] >= 0 && f->rel[v] < np && f->place[f->rel[v]] == v;
+        ok &= v < f->p ? w < 0 || (w >= f->p && f->pair[w] == v) : w >= 0 && w < f->p && f->pair[w] == v;
+        if (v >= f->p && ok)
+            apart += n->node[(f->rel[v] + root) % np] != n->node[(f->rel[w] + root) % np];
+    }
+    return ok ? apart : -1;
+}
+
+static void check_fold(void)
+{
+    blx_fold f;
+    CHECK(blx_fold_plan(&f, NULL, 0, 6) == 0, "fold of 6: out of memory");
+    CHECK(f.p == 4 && f.rel[4] == 4 && f.rel[5] == 5 && f.pair[4] == 1 && f.pair[5] == 0 && f.pair[0] == 5 &&
+              f.pair[1] == 4 && f.pair[2] == -1 && f.pair[3] == -1,
+          "fold of 6, no nodes: pairs %d %d, expected 5 -> 0, 4 -> 1", f.pair[5], f.pair[4]);
+    blx_fold_free(&f);
+    int id[66];
+    for (int k = 0; k < 66; k++)
+        id[k] = k / 2;
+    blx_nodes *n = nodes_of(66, id);
+    CHECK(n && blx_fold_plan(&f, n, 0, 66) == 0, "fold of 33 nodes of 2: no plan");
+    if (n) {
+        CHECK(f.rel[62] == 62 && f.rel[63] == 64 && f.rel[64] == 63 && f.rel[65] == 65 && f.pair[64] == 62 &&
+                  f.pair[65] == 63 && fold_apart(n, 0, 66, &f) == 0,
+              "fold of 33 nodes of 2: places 62-65 hold %d %d %d %d, expected 62 64 63 65", f.rel[62],
+              f.rel[63], f.rel[64], f.rel[65]);
+        int dim[32], near = blx_halving_order(n, 0, 64, f.rel, dim);
+        CHECK(near == 1 && dim[0] == 1, "fold of 33 nodes of 2: halving from %d, %d on the nodes", dim[0],
+              near);
+        blx_fold_free(&f);
+        blx_nodes_free(n);
+    }
+    for (int np = 3; np <= 64; np++) /* any nodes, any root; one a node: no partner, the plain fold */
+        for (int seed = 0; seed < 6; seed++) {
+            for (int k = 0; k < np; k++)
+                id[k] = seed == 5 ? k : (k * 7 + seed * (k / 3)) % (seed + 2);
+            n = nodes_of(np, id);
+            if (!n || blx_fold_plan(&f, n, seed % np, np) != 0)
+                continue;
+            int apart = fold_apart(n, seed % np, np, &f);
+            CHECK(apart >= 0 && (seed < 5 || apart == np - f.p),
+                  "fold of %d, seed %d: plan broken (%d apart)", np, seed, apart);
+            blx_fold_free(&f);
             blx_nodes_free(n);
         }
 }
@@ -253,6 +314,7 @@ int main(void)
     check_card_load();
     check_route();
     check_halving();
+    check_fold();
     printf("test_nodes: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
     return check_failures() != 0;
 }

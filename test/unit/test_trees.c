@@ -916,7 +916,18 @@ static void check_combine_costs(void)
     CHECK(n && fabs(t - want) < 1e-12, "halving of 8 on 8 nodes: %.4f us, %.4f expected", t * 1e6,
           want * 1e6);
     blx_nodes_free(n);
-    in.nodes = NULL, in.model = &across; /* one level: every halving at the scope's prices */
+    /* 6 on 3 nodes of 2 by rank: 5 folds into 4 and 3 into 2 on their
+     * nodes (the node's model, both ways), the places 0 1 2 4; the first
+     * halving crosses for one pair (its card carries 400000 B), the second
+     * for all (each card 2 pieces of 200000 B) */
+    n = blx_nodes_build(6, by_rank, rank, &on, &off);
+    in.np = 6, in.nodes = n, in.model = &across;
+    t = blx_alg_rabenseifner.combine_cost(&in, 2, NULL, NULL);
+    want = 2 * ((2e-6 + 4e5 * 5e-11) + (2e-6 + 2 * 2e5 * 5e-11)) + 2 * (1e-7 + 8e5 * 1e-11);
+    CHECK(n && fabs(t - want) < 1e-12, "halving of 6 on 3 nodes of 2: %.4f us, %.4f expected", t * 1e6,
+          want * 1e6);
+    blx_nodes_free(n);
+    in.np = 8, in.nodes = NULL, in.model = &across; /* one level: every halving at the scope's prices */
     t = blx_alg_rabenseifner.combine_cost(&in, 2, NULL, NULL);
     want = 2 * (8e5 * 0.875 * 2e-10 + 3 * 2e-6);
     CHECK(fabs(t - want) < 1e-12, "halving of 8, one level: %.4f us, %.4f expected", t * 1e6, want * 1e6);
