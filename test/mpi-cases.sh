@@ -126,7 +126,7 @@ if [ "${SANITIZED:-0}" = 0 ]; then
     # two trees' streams: a process forwarding in both does not wait for one to send the other
     for np in 8 12; do pass $np t_streams; done
     # scopes over nodes (BLACS_NODES) and the two-level algorithms
-    for np in 4 5 6; do pass $np t_nodes; done
+    for np in 4 5 6 7; do pass $np t_nodes; done
     # a tuning file is every grid's model; blacs-tune writes one the library reads back
     for np in 2 4; do pass $np t_tuning; done
     # MPI's own collectives, forced and weighed from a tuning file

@@ -52,7 +52,7 @@
 #      faster (sums to all of 4 KiB to 1 MiB over nodes of 2 and 3, placed
 #      by node and round robin), a sum to all of 1 MiB over 33 nodes of 2
 #      went from 1.15 to 0.82 x the best MPI, and no sum got slower
-#      (sim/results.md): 3,269 -> 3,356.
+#      (sim/results.md): 3,269 -> 3,355.
 #      A raise comes with a removal or a reason written here;
 #   4. every algorithm descriptor of topologies/ is a row of the one table
 #      (BLX_ALGORITHMS in topologies/topology.h), and every row has one;

@@ -213,8 +213,11 @@ static void rabenseifner(const blx_xfer *xin)
     const blx_nodes *nodes = blx_nodes_spanned(x->in.nodes, e->np);
     int nlev, p = blx_pof2_floor(e->np, &nlev);
     blx_fold plan, *f = NULL; /* alike on every member */
-    if (nodes != NULL && p < e->np && (f = &plan, blx_fold_plan(f, nodes, x->root, e->np) != 0))
-        blx_fatal(e->ctxt, e->routine, "out of memory for the fold of %d members", e->np);
+    if (nodes != NULL && p < e->np) {
+        if (blx_fold_plan(&plan, nodes, x->root, e->np) != 0)
+            blx_fatal(e->ctxt, e->routine, "out of memory for the fold of %d members", e->np);
+        f = &plan;
+    }
     int me = blx_fold_place(f, blx_xfer_rel(x));
     if (x->readonly && me < p) /* folded-out members only send theirs */
         blx_xfer_own(x);

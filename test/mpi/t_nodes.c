@@ -402,12 +402,23 @@ static void default_choice(const char *model, int want_levels)
     CHECK(a[5] == want, "BLACS_MODEL=%s: sum %g, expected %g", model, a[5], want);
     /* slices where every node holds the same power of two, or halving,
      * whose first levels on such nodes are the slices' own (the same
-     * messages, priced alike); else leaders */
-    int sliced = want_levels && blx_nodes_sliceable(blx_ctx_find(ctxt)->scope[BLX_SCOPE_ALL].nodes);
-    CHECK(sliced ? (ran == 1 || halved == 1) && ran2 == 0 : ran == 0 && ran2 == (unsigned long)want_levels,
+     * messages, priced alike); else leaders, or halving where its fold
+     * stays on the nodes (exchange.c: then its first levels are on the
+     * nodes too, and the network carries no more than between leaders) */
+    const blx_nodes *nodes = blx_ctx_find(ctxt)->scope[BLX_SCOPE_ALL].nodes;
+    int sliced = want_levels && blx_nodes_sliceable(nodes), home = want_levels && !sliced;
+    blx_fold f;
+    if (home && blx_fold_plan(&f, nodes, 0, mt_size) == 0) {
+        for (int v = f.p; v < mt_size; v++)
+            home &= nodes->node[f.rel[v]] == nodes->node[f.rel[f.pair[v]]];
+        blx_fold_free(&f);
+    }
+    int levels_ok = ran == 0 && (ran2 == (unsigned long)want_levels || (home && halved == 1 && ran2 == 0));
+    CHECK(sliced ? (ran == 1 || halved == 1) && ran2 == 0 : levels_ok,
           "BLACS_MODEL=%s: %lu sums in slices, %lu by halving, %lu in two levels; expected %s", model, ran,
           halved, ran2,
           sliced        ? "one in slices or by halving"
+          : home        ? "one in two levels or by halving, its fold on the nodes"
           : want_levels ? "one in two levels"
                         : "one level");
     int n = (int)(sizeof a / sizeof a[0]);
@@ -472,7 +483,7 @@ static void learned(void)
         MPI_Bcast(&measured, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         MPI_Bcast(&beta_measured, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         double alpha = blx_ctx_find(ctxt)->model.alpha, beta = blx_ctx_find(ctxt)->model.beta;
-        if (mt_size >= 4) {
+        if (mt_size >= 3) { /* two nodes of consecutive processes: process 0 has a neighbour */
             CHECK(two_digits(measured), "the node's alpha measured: %g", measured);
             CHECK(alpha == fmax(measured, procs > cpus && cpus > 0 ? BLX_MODEL_OVERSUBSCRIBED_ALPHA : 0),
                   "the node's model has alpha %g, process 0 measured %g", alpha, measured);
