@@ -66,6 +66,7 @@ static void run(blx_call *k, const blx_route *r, blx_xfer *x)
     k->tag = blx_msgid_next_scoped(&c->ids, k->s->id, k->peer);
     x->ep = blx_scope_ep(c, k->s, k->tag, k->name);
     x->root = k->peer;
+    x->lettered = k->letter != ' ';
     const blx_model *scope = &k->s->model;         /* the network's where the scope spans nodes */
     if (x->in.bytes > NOTES_MIN && scope->overlap) /* alike on every member */
         x->notes = scope->window > 1 ? BLX_NOTES : BLX_NOTES_NET;

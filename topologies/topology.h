@@ -84,6 +84,7 @@ typedef struct blx_xfer {
                       are not all ready may leave its sends in flight and return;
                       BLX_NOTES_NET, on a network link: the same for a message cut into
                       pieces, and a message sent whole leaves at once, no notes */
+    int lettered;    /* broadcasts: the TOP named the algorithm (not the default's choice) */
     /* set by the registry from the route */
     const blx_tree *tree;  /* broadcast tree, or the combine's fan-in tree */
     const blx_tree *tree2; /* a second tree (two trees: odd pieces follow it), or NULL */

@@ -19,6 +19,9 @@
  *   halving:    recursive halving's dimensions (rabenseifner.c), the bits
  *               inside a node first, numbered from the operation's root;
  *               the card sends 1/16 of what it sends farthest first
+ *   ring plan:  a lettered ring 'I' or 'D' of 1 MiB on 8 members goes
+ *               whole on one node (or nodes unknown), in pieces over two
+ *               nodes and where the default chose the ring (ring.c)
  *   fold:       a non-power-of-two scope's fold (exchange.c): without
  *               nodes the last members onto the first; over nodes into a member
  *               of its own node wherever one is left (33 nodes of 2 by
@@ -305,6 +308,36 @@ static void check_route(void)
     blx_nodes_free(one);
 }
 
+/* A lettered ring's plan (ring.c): whole on one node, or where the nodes
+ * are not known; pieces across nodes, and for the default's own choice. */
+static void check_ring_plan(void)
+{
+    int id[8] = {0, 0, 0, 0, 1, 1, 1, 1}, same[8] = {0};
+    blx_nodes *two = nodes_of(8, id), *one = nodes_of(8, same);
+    blx_model m = blx_model_default();
+    blx_tree_cache trees = {0};
+    const blx_nodes *cases[3] = {two, one, NULL};
+    for (const char *top = "ID"; *top; top++)
+        for (int i = 0; i < 6; i++) {
+            blx_xfer x = {.in = {.np = 8, .bytes = 1 << 20, .model = &m, .trees = &trees}};
+            x.in.nodes = cases[i % 3];
+            x.lettered = i < 3;
+            x.ep.np = 8;
+            blx_route r;
+            CHECK(blx_route_letter(&r, *top, &x.in, BLX_BCAST) == 0 && r.alg == &blx_alg_ring, "'%c': %s",
+                  *top, r.alg->name);
+            x.tree = blx_tree_cached(&trees, 8, r.shape, r.key, r.param);
+            blx_plan p = r.alg->plan(&x);
+            int whole = p.piece > x.in.bytes, want = x.lettered && i % 3 != 0;
+            CHECK(whole == want, "ring '%c', %s, nodes case %d: %s, expected %s", *top,
+                  x.lettered ? "lettered" : "the default's", i % 3, whole ? "whole" : "pieces",
+                  want ? "whole" : "pieces");
+        }
+    blx_tree_cache_free(&trees);
+    blx_nodes_free(two);
+    blx_nodes_free(one);
+}
+
 int main(void)
 {
     check_cross();
@@ -313,6 +346,7 @@ int main(void)
             check_hypercube(np, cross);
     check_card_load();
     check_route();
+    check_ring_plan();
     check_halving();
     check_fold();
     printf("test_nodes: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
