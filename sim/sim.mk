@@ -122,8 +122,11 @@ SL_B    := $(SIM_B)/scalapack
 SL_TAR  := sim/scalapack/scalapack-2.2.1-subset.tar.xz
 SCALAPACK_SRC ?=
 SL_SRC  := $(or $(SCALAPACK_SRC),$(SL_B)/src)
-SL_DRV  := sim/scalapack/driver.c sim/scalapack/simblas.c
-SL_LINK := -llapack -lgfortran -lm
+SL_DRV  := sim/scalapack/driver.c sim/scalapack/simblas.c sim/scalapack/calls.c
+# the BLACS routines that sim/scalapack/calls.c times (SIM_SL_CALLS)
+SL_WRAPPED := $(foreach t,d i,$(foreach r,gebs2d gebr2d trbs2d trbr2d gesd2d gerv2d trsd2d trrv2d gsum2d gamx2d gamn2d,\
+                $(t)$(r)_ C$(t)$(r))) blacs_barrier_ Cblacs_barrier
+SL_LINK := $(foreach s,$(SL_WRAPPED),-Wl,--wrap=$(s)) -llapack -lgfortran -lm
 
 $(SL_B)/src/LICENSE: $(SL_TAR)
 	@rm -rf $(SL_B)/src && mkdir -p $(SL_B)/src
@@ -136,11 +139,11 @@ $(SL_B)/libs.stamp: $(if $(SCALAPACK_SRC),,$(SL_B)/src/LICENSE) sim/scalapack/bu
 	$(Q)echo "$(if $(SCALAPACK_SRC),$(SCALAPACK_SRC),release 2.2.1 (commit 1cad194; $(SL_TAR)))" >$(SL_B)/source.txt
 	@touch $@
 
-$(SL_B)/driver-ref: $(SL_DRV) sim/lu_simblas.h $(SL_B)/libs.stamp
+$(SL_B)/driver-ref: $(SL_DRV) sim/scalapack/calls.h sim/lu_simblas.h $(SL_B)/libs.stamp
 	$(call say,SMPICC,$@)
 	$(Q)$(SMPICC) $(SIM_FLAGS) -Isim -o $@ $(SL_DRV) $(SL_B)/libscalapack-sim.a $(SL_B)/libblacs-ref-sim.a $(SL_LINK)
 
-$(SL_B)/driver-ours: $(SL_DRV) sim/lu_simblas.h $(SL_B)/libs.stamp $(SIM_LIB)
+$(SL_B)/driver-ours: $(SL_DRV) sim/scalapack/calls.h sim/lu_simblas.h $(SL_B)/libs.stamp $(SIM_LIB)
 	$(call say,SMPICC,$@)
 	$(Q)$(SMPICC) $(SIM_FLAGS) -Isim -o $@ $(SL_DRV) $(SL_B)/libscalapack-sim.a $(SIM_LIB) $(SL_LINK)
 

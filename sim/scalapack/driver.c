@@ -20,12 +20,16 @@
  * time_s is the slowest process's time, gflops the driver's nominal flop
  * count over it (LU 2/3 n^3, Cholesky 1/3 n^3, QR 4/3 n^3, GEMM 2 n^3), and
  * blas_max_s the busiest process's BLAS time: what no network can remove.
+ * With SIM_SL_CALLS set, process 0 first prints the time every process spent
+ * inside its BLACS calls (calls.c).
  */
 #include <mpi.h>
 #include <smpi/smpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "calls.h"
 
 double sim_blas_seconds(void);
 void sim_blas_describe(void);
@@ -148,6 +152,7 @@ int main(int argc, char **argv)
     }
     double mine[2] = {MPI_Wtime() - t0, sim_blas_seconds() - blas0}, most[2], sum[2];
     MPI_Barrier(MPI_COMM_WORLD);
+    calls_report(me, np);
     MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(mine, sum, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     int worst = 0;

@@ -3,9 +3,12 @@
 # SMPI, linked once with ScaLAPACK's reference BLACS and once with this
 # library (sim/scalapack/driver.c; sim/README.md, "ScaLAPACK at scale").
 # For every platform, process count and driver asked: the reference's run,
-# this library's run, and (SIM_SL_STATS) this library's run again with
-# BLACS_STATS, whose per-process CSV says where its BLACS time went.  Rows go
-# to runs.csv; table.md gets the ratios and breakdown.md the statistics.
+# this library's run, (SIM_SL_STATS) this library's run again with
+# BLACS_STATS, whose per-process CSV says where its BLACS time went, and
+# (SIM_SL_CALLS) both runs again with each process's time inside its BLACS
+# calls measured from outside either library (sim/scalapack/calls.c).  Rows
+# go to runs.csv; table.md gets the ratios, breakdown.md the statistics and
+# calls.md the two libraries' times inside their calls side by side.
 #
 # Options (environment; make passes them on):
 #   SIM_SL_DRIVERS="gesv potrf geqrf gemm"
@@ -18,6 +21,7 @@
 #                                  down to a multiple of NB
 #   SIM_SL_NB=128
 #   SIM_SL_STATS=yes               the third run, with BLACS_STATS
+#   SIM_SL_CALLS=no                yes: both runs again, timing every BLACS call
 #   SIM_SL_GFLOPS=42 SIM_SL_GBPS=60   one core's rates (sim/lu_simblas.h)
 #   SIM_SL_OUT=                    the folder (default results/sim-scalapack-<date-time>);
 #                                  runs add to its runs.csv
@@ -30,6 +34,7 @@ SIM_SL_PLATFORMS=${SIM_SL_PLATFORMS:-flat nodes16}
 SIM_SL_LOCAL=${SIM_SL_LOCAL:-1024}
 SIM_SL_NB=${SIM_SL_NB:-128}
 SIM_SL_STATS=${SIM_SL_STATS:-yes}
+SIM_SL_CALLS=${SIM_SL_CALLS:-no}
 export LU_SIM_GFLOPS=${SIM_SL_GFLOPS:-42} LU_SIM_GBPS=${SIM_SL_GBPS:-60}
 SIM_MODEL=none
 . sim/common.sh
@@ -52,13 +57,14 @@ CSV=$OUT/runs.csv
     echo "blas:      $LU_SIM_GFLOPS GFLOP/s level 3, $LU_SIM_GBPS GB/s levels 1-2, per process"
 } >>"$OUT/meta.txt"
 
-# run IMPL P N -> one row of runs.csv (and its log); STATS=path adds BLACS_STATS
+# run IMPL P N -> one row of runs.csv (and its log); STATS=path adds
+# BLACS_STATS, CALLS=1 the time inside each BLACS call (then no row)
 run() {
     local impl=$1 p=$2 n=$3 hf log line wall cpu rc=0 hosts=$OUT/hosts/$SIM_PLATFORM-$SIM_PLACE-p$2
     mkdir -p "$hosts" # (one a platform, placement and p: two runs into one folder may overlap)
     hf=$(hostfile "$hosts" "$p")
-    log=$OUT/logs/$SIM_PLATFORM-$SIM_PLACE-$drv-p$p-$impl${STATS:+-stats}.log
-    env ${STATS:+BLACS_STATS=$STATS} /usr/bin/time -f "%e %U %S" -o "$log.time" "$SMPIRUN" -quiet -np "$p" \
+    log=$OUT/logs/$SIM_PLATFORM-$SIM_PLACE-$drv-p$p-$impl${STATS:+-stats}${CALLS:+-calls}.log
+    env -u SIM_SL_CALLS ${STATS:+BLACS_STATS=$STATS} ${CALLS:+SIM_SL_CALLS=1} /usr/bin/time -f "%e %U %S" -o "$log.time" "$SMPIRUN" -quiet -np "$p" \
         -platform "$PLATFORM" -hostfile "$hf" "${SIM_CFG[@]}" --cfg=smpi/coll-selector:ompi \
         --cfg=network/optim:Full "$BIN/driver-$impl" --driver "$drv" --n "$n" --nb "$SIM_SL_NB" >"$log" 2>&1 || rc=$?
     line=$(grep '^scalapack: ' "$log" || true)
@@ -69,7 +75,7 @@ run() {
     fi
     read -r wall cpu < <(awk '{ print $1, $2 + $3 }' "$log.time")
     rm -f "$log.time"
-    [ -n "${STATS:-}" ] && return 0 # timed with statistics on: not a row
+    [ -n "${STATS:-}${CALLS:-}" ] && return 0 # timed with statistics or calls on: not a row
     echo "$line" | awk -v pl="$SIM_PLATFORM" -v place="$SIM_PLACE" -v impl="$impl" -v wall="$wall" -v cpu="$cpu" '{
         for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
         printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", pl, place, v["driver"], v["p"], v["grid"], v["n"],
@@ -95,6 +101,10 @@ for SIM_PLATFORM in $SIM_SL_PLATFORMS; do
             if [ "$SIM_SL_STATS" = yes ]; then
                 st=$OUT/stats/$SIM_PLATFORM-$SIM_PLACE-$drv-p$p.csv
                 STATS=$st run ours "$p" "$n"
+            fi
+            if [ "$SIM_SL_CALLS" = yes ]; then
+                CALLS=1 run ref "$p" "$n"
+                CALLS=1 run ours "$p" "$n"
             fi
         done
     done

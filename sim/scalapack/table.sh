@@ -11,6 +11,10 @@
 #                     per routine family, TOP and algorithm, the calls and
 #                     seconds a process spent inside (of it, waiting), as a
 #                     mean over the processes, largest first
+#   DIR/calls.md      (SIM_SL_CALLS) both libraries' time inside the BLACS
+#                     calls ScaLAPACK made, per operation, scope and TOP,
+#                     measured from outside them (sim/scalapack/calls.c):
+#                     where this library's time differs from the reference's
 set -euo pipefail
 dir=$1
 [ -s "$dir/runs.csv" ] || { echo "table.sh: $dir/runs.csv is missing" >&2; exit 1; }
@@ -74,3 +78,41 @@ dir=$1
         }' "$f" | sort -t'|' -k1,1 -g -r | cut -d'|' -f2- | sed 's/^/|/'
     done
 } >"$dir/breakdown.md"
+
+# logs/PLATFORM-PLACE-DRIVER-pP-IMPL-calls.log: "calls: op=... scope=... top=... calls=... bytes=... mean_s=... max_s=..."
+calls=$(ls "$dir"/logs/*-ref-calls.log 2>/dev/null || true)
+[ -n "$calls" ] || exit 0
+{
+    echo "# Inside the BLACS calls: the reference against this library"
+    echo
+    echo "Every BLACS call ScaLAPACK made (double and integer; broadcasts, point to point, sums,"
+    echo "absolute max and min, barriers), timed from outside the library (sim/scalapack/calls.c),"
+    echo "per operation, scope (R, C, A; '-': point to point) and TOP ('_': blank): the calls a"
+    echo "process, their mean bytes, and the simulated seconds a process spent inside them (the"
+    echo "mean over the processes, and the busiest); this - ref above 0: this library spent longer."
+    echo "Largest difference first."
+    for ref in $calls; do
+        ours=${ref%-ref-calls.log}-ours-calls.log
+        [ -s "$ours" ] || continue
+        echo
+        echo "## $(basename "${ref%-ref-calls.log}")"
+        echo
+        echo "| operation | scope | TOP | calls / process | bytes avg | ref s (mean) | this s (mean) | this - ref s | ref s (max) | this s (max) |"
+        echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+        awk '/^calls: / {
+            for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+            k = v["op"] "|" v["scope"] "|" v["top"]; if (!(k in seen)) { seen[k] = 1; key[++nk] = k }
+            impl = FILENAME ~ /-ref-calls.log$/ ? "ref" : "ours"
+            mean[k, impl] = v["mean_s"]; most[k, impl] = v["max_s"]; n[k] = v["calls"]; b[k] = v["bytes"]
+        }
+        END {
+            for (i = 1; i <= nk; i++) {
+                k = key[i]; split(k, f, "|"); d = mean[k, "ours"] - mean[k, "ref"]
+                printf "%.9f|| %s | %s | %s | %.1f | %.0f | %.6f | %.6f | %+.6f | %.6f | %.6f |\n", (d < 0 ? -d : d),
+                    f[1], f[2], f[3], n[k], b[k], mean[k, "ref"], mean[k, "ours"], d, most[k, "ref"], most[k, "ours"]
+            }
+        }' "$ref" "$ours" | sort -t'|' -k1,1 -g -r | cut -d'|' -f2-
+        awk '/^calls: / { split($7, m, "="); t[FILENAME ~ /-ref-calls.log$/] += m[2] }
+            END { printf "| all | | | | | %.6f | %.6f | %+.6f | | |\n", t[1], t[0], t[0] - t[1] }' "$ref" "$ours"
+    done
+} >"$dir/calls.md"
