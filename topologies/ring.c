@@ -38,11 +38,23 @@ static void ring_tree(blx_tree *t, char key, int param)
  * 4.6% longer than on the reference BLACS, and whole 0.3% less; across
  * nodes the pieces stay (there PDGESV's receivers wait for each panel, and
  * whole it took 7% longer): sim/results.md, "A ring on a node sent whole".
+ * Across nodes a message of at most RING_WHOLE_MAX goes whole too: in
+ * pieces each forwarder sends them synchronously (paced, tree_bcast.c) and
+ * so stays in its receive until its child takes them, where whole it sends
+ * one standard message, which MPI delivers eagerly up to about that size
+ * (Open MPI's TCP eager limit, SMPI's detached sends), and goes on.
+ * PDPOTRF broadcasts its diagonal block down a column in 'I' rings of
+ * 8-32 KiB, and on 256 processes of 16-core nodes each process of the
+ * diagonal stayed 1.0-1.6 ms in a ring's send, waiting for the next
+ * process of its column to leave its update: 1.4% of the driver's time
+ * (sim/results.md, "A short ring across nodes sent whole").
  * Measured, not derived from the model; the default's own choice of a ring
  * keeps the pieces it was priced with. */
+#define RING_WHOLE_MAX 65536
+
 static blx_plan ring_plan(const blx_xfer *x)
 {
-    if (x->lettered && blx_nodes_spanned(x->in.nodes, x->ep.np) == NULL)
+    if (x->lettered && (x->in.bytes <= RING_WHOLE_MAX || blx_nodes_spanned(x->in.nodes, x->ep.np) == NULL))
         return (blx_plan){x->in.bytes + 1, x->in.model->window, 0};
     return blx_model_tree_plan(x->in.model, x->tree, x->in.bytes, x->in.unit ? x->in.unit : 1);
 }

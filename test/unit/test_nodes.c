@@ -309,7 +309,8 @@ static void check_route(void)
 }
 
 /* A lettered ring's plan (ring.c): whole on one node, or where the nodes
- * are not known; pieces across nodes, and for the default's own choice. */
+ * are not known, or up to 64 KiB; pieces for 1 MiB across nodes, and for
+ * the default's own choice. */
 static void check_ring_plan(void)
 {
     int id[8] = {0, 0, 0, 0, 1, 1, 1, 1}, same[8] = {0};
@@ -318,19 +319,21 @@ static void check_ring_plan(void)
     blx_tree_cache trees = {0};
     const blx_nodes *cases[3] = {two, one, NULL};
     for (const char *top = "ID"; *top; top++)
-        for (int i = 0; i < 6; i++) {
-            blx_xfer x = {.in = {.np = 8, .bytes = 1 << 20, .model = &m, .trees = &trees}};
+        for (int i = 0; i < 12; i++) {
+            /* (i % 6 >= 3: a message of 64 KiB, whole for a lettered ring wherever it goes) */
+            blx_xfer x = {
+                .in = {.np = 8, .bytes = i % 6 < 3 ? 1 << 20 : 1 << 16, .model = &m, .trees = &trees}};
             x.in.nodes = cases[i % 3];
-            x.lettered = i < 3;
+            x.lettered = i < 6;
             x.ep.np = 8;
             blx_route r;
             CHECK(blx_route_letter(&r, *top, &x.in, BLX_BCAST) == 0 && r.alg == &blx_alg_ring, "'%c': %s",
                   *top, r.alg->name);
             x.tree = blx_tree_cached(&trees, 8, r.shape, r.key, r.param);
             blx_plan p = r.alg->plan(&x);
-            int whole = p.piece > x.in.bytes, want = x.lettered && i % 3 != 0;
-            CHECK(whole == want, "ring '%c', %s, nodes case %d: %s, expected %s", *top,
-                  x.lettered ? "lettered" : "the default's", i % 3, whole ? "whole" : "pieces",
+            int whole = p.piece > x.in.bytes, want = x.lettered && (i % 3 != 0 || i % 6 >= 3);
+            CHECK(whole == want, "ring '%c', %s, %zu bytes, nodes case %d: %s, expected %s", *top,
+                  x.lettered ? "lettered" : "the default's", x.in.bytes, i % 3, whole ? "whole" : "pieces",
                   want ? "whole" : "pieces");
         }
     blx_tree_cache_free(&trees);
