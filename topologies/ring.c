@@ -45,7 +45,7 @@ static void ring_tree(blx_tree *t, char key, int param)
  * (Open MPI's TCP eager limit, SMPI's detached sends), and goes on.
  * PDPOTRF broadcasts its diagonal block down a column in 'I' rings of
  * 8-32 KiB, and on 256 processes of 16-core nodes each process of the
- * diagonal stayed 1.0-1.6 ms in a ring's send, waiting for the next
+ * diagonal stayed 0.7-1.6 ms in a ring's send, waiting for the next
  * process of its column to leave its update: 1.4% of the driver's time
  * (sim/results.md, "A short ring across nodes sent whole").
  * Measured, not derived from the model; the default's own choice of a ring

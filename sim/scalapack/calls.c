@@ -10,6 +10,8 @@
  * Covered: the general and trapezoidal double and integer routines
  * (broadcasts, point to point, sums, absolute max and min) and the
  * barrier, Fortran and C; the single and complex ones are not wrapped.
+ * The lengths a Fortran caller passes after the arguments for SCOPE, TOP,
+ * UPLO and DIAG are not forwarded: both BLACS read one letter of each.
  */
 #include <mpi.h>
 #include <stdio.h>
