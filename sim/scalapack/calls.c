@@ -35,7 +35,9 @@ static double seconds[NOPS][NSCOPES][NTOPS], bytes[NOPS][NSCOPES][NTOPS], count[
 
 /* SIM_SL_TRACE: a comma-separated list of ranks of MPI_COMM_WORLD whose
  * every call is printed as it ends ("trace: rank start end op scope TOP
- * bytes", simulated seconds), which sets SIM_SL_CALLS too. */
+ * bytes prow pcol", simulated seconds; the grid coordinates of the peer of
+ * a point-to-point call or of a broadcast's source as a receiver names it,
+ * else -1 -1), which sets SIM_SL_CALLS too. */
 static int enabled(void)
 {
     if (on < 0) {
@@ -63,7 +65,7 @@ static int top_at(const char *t)
     return at == NULL ? NTOPS - 1 : (int)(at - tops);
 }
 
-static void note(int op, const char *scope, const char *top, double n, double t0)
+static void note(int op, const char *scope, const char *top, double n, double t0, int prow, int pcol)
 {
     int s = scope_at(scope), k = top_at(top);
     double t1 = MPI_Wtime();
@@ -71,26 +73,27 @@ static void note(int op, const char *scope, const char *top, double n, double t0
     if (traced) {
         int me;
         MPI_Comm_rank(MPI_COMM_WORLD, &me);
-        printf("trace: %d %.9f %.9f %s %c %c %.0f\n", me, t0, t1, op_name[op], "RCA-"[s],
+        printf("trace: %d %.9f %.9f %s %c %c %.0f %d %d\n", me, t0, t1, op_name[op], "RCA-"[s],
                s == NSCOPES - 1 ? '-'
                : k < NTOPS - 1  ? (tops[k] == ' ' ? '_' : tops[k])
                                 : '?',
-               n);
+               n, prow, pcol);
     }
     bytes[op][s][k] += n;
     count[op][s][k] += 1;
 }
 
-/* One wrapper: REAL's arguments forwarded; OP, SCOPE, TOP and the bytes N noted. */
-#define TIMED(OP, SCOPE, TOP, N, CALL) \
-    do {                               \
-        if (!enabled()) {              \
-            CALL;                      \
-            return;                    \
-        }                              \
-        double t0_ = MPI_Wtime();      \
-        CALL;                          \
-        note(OP, SCOPE, TOP, N, t0_);  \
+/* One wrapper: REAL's arguments forwarded; OP, SCOPE, TOP, the bytes N and
+ * the grid coordinates of the peer (PROW, PCOL; -1: none) noted. */
+#define TIMED(OP, SCOPE, TOP, N, PROW, PCOL, CALL) \
+    do {                                           \
+        if (!enabled()) {                          \
+            CALL;                                  \
+            return;                                \
+        }                                          \
+        double t0_ = MPI_Wtime();                  \
+        CALL;                                      \
+        note(OP, SCOPE, TOP, N, t0_, PROW, PCOL);  \
     } while (0)
 
 /* M x N of an element of ES bytes (a trapezoid counted as its rectangle) */
@@ -100,138 +103,140 @@ static void note(int op, const char *scope, const char *top, double n, double t0
     void __real_##T##gebs2d_(int *, const char *, const char *, int *, int *, void *, int *);                \
     void __wrap_##T##gebs2d_(int *c, const char *s, const char *t, int *m, int *n, void *a, int *l)          \
     {                                                                                                        \
-        TIMED(BS, s, t, SZ(*m, *n, ES), __real_##T##gebs2d_(c, s, t, m, n, a, l));                           \
+        TIMED(BS, s, t, SZ(*m, *n, ES), -1, -1, __real_##T##gebs2d_(c, s, t, m, n, a, l));                   \
     }                                                                                                        \
     void __real_##T##gebr2d_(int *, const char *, const char *, int *, int *, void *, int *, int *, int *);  \
     void __wrap_##T##gebr2d_(int *c, const char *s, const char *t, int *m, int *n, void *a, int *l, int *r,  \
                              int *k)                                                                         \
     {                                                                                                        \
-        TIMED(BR, s, t, SZ(*m, *n, ES), __real_##T##gebr2d_(c, s, t, m, n, a, l, r, k));                     \
+        TIMED(BR, s, t, SZ(*m, *n, ES), *r, *k, __real_##T##gebr2d_(c, s, t, m, n, a, l, r, k));             \
     }                                                                                                        \
     void __real_##T##trbs2d_(int *, const char *, const char *, const char *, const char *, int *, int *,    \
                              void *, int *);                                                                 \
     void __wrap_##T##trbs2d_(int *c, const char *s, const char *t, const char *u, const char *d, int *m,     \
                              int *n, void *a, int *l)                                                        \
     {                                                                                                        \
-        TIMED(BS, s, t, SZ(*m, *n, ES), __real_##T##trbs2d_(c, s, t, u, d, m, n, a, l));                     \
+        TIMED(BS, s, t, SZ(*m, *n, ES), -1, -1, __real_##T##trbs2d_(c, s, t, u, d, m, n, a, l));             \
     }                                                                                                        \
     void __real_##T##trbr2d_(int *, const char *, const char *, const char *, const char *, int *, int *,    \
                              void *, int *, int *, int *);                                                   \
     void __wrap_##T##trbr2d_(int *c, const char *s, const char *t, const char *u, const char *d, int *m,     \
                              int *n, void *a, int *l, int *r, int *k)                                        \
     {                                                                                                        \
-        TIMED(BR, s, t, SZ(*m, *n, ES), __real_##T##trbr2d_(c, s, t, u, d, m, n, a, l, r, k));               \
+        TIMED(BR, s, t, SZ(*m, *n, ES), *r, *k, __real_##T##trbr2d_(c, s, t, u, d, m, n, a, l, r, k));       \
     }                                                                                                        \
     void __real_##T##gesd2d_(int *, int *, int *, void *, int *, int *, int *);                              \
     void __wrap_##T##gesd2d_(int *c, int *m, int *n, void *a, int *l, int *r, int *k)                        \
     {                                                                                                        \
-        TIMED(SD, NULL, NULL, SZ(*m, *n, ES), __real_##T##gesd2d_(c, m, n, a, l, r, k));                     \
+        TIMED(SD, NULL, NULL, SZ(*m, *n, ES), *r, *k, __real_##T##gesd2d_(c, m, n, a, l, r, k));             \
     }                                                                                                        \
     void __real_##T##gerv2d_(int *, int *, int *, void *, int *, int *, int *);                              \
     void __wrap_##T##gerv2d_(int *c, int *m, int *n, void *a, int *l, int *r, int *k)                        \
     {                                                                                                        \
-        TIMED(RV, NULL, NULL, SZ(*m, *n, ES), __real_##T##gerv2d_(c, m, n, a, l, r, k));                     \
+        TIMED(RV, NULL, NULL, SZ(*m, *n, ES), *r, *k, __real_##T##gerv2d_(c, m, n, a, l, r, k));             \
     }                                                                                                        \
     void __real_##T##trsd2d_(int *, const char *, const char *, int *, int *, void *, int *, int *, int *);  \
     void __wrap_##T##trsd2d_(int *c, const char *u, const char *d, int *m, int *n, void *a, int *l, int *r,  \
                              int *k)                                                                         \
     {                                                                                                        \
-        TIMED(SD, NULL, NULL, SZ(*m, *n, ES), __real_##T##trsd2d_(c, u, d, m, n, a, l, r, k));               \
+        TIMED(SD, NULL, NULL, SZ(*m, *n, ES), *r, *k, __real_##T##trsd2d_(c, u, d, m, n, a, l, r, k));       \
     }                                                                                                        \
     void __real_##T##trrv2d_(int *, const char *, const char *, int *, int *, void *, int *, int *, int *);  \
     void __wrap_##T##trrv2d_(int *c, const char *u, const char *d, int *m, int *n, void *a, int *l, int *r,  \
                              int *k)                                                                         \
     {                                                                                                        \
-        TIMED(RV, NULL, NULL, SZ(*m, *n, ES), __real_##T##trrv2d_(c, u, d, m, n, a, l, r, k));               \
+        TIMED(RV, NULL, NULL, SZ(*m, *n, ES), *r, *k, __real_##T##trrv2d_(c, u, d, m, n, a, l, r, k));       \
     }                                                                                                        \
     void __real_##T##gsum2d_(int *, const char *, const char *, int *, int *, void *, int *, int *, int *);  \
     void __wrap_##T##gsum2d_(int *c, const char *s, const char *t, int *m, int *n, void *a, int *l, int *r,  \
                              int *k)                                                                         \
     {                                                                                                        \
-        TIMED(SUM, s, t, SZ(*m, *n, ES), __real_##T##gsum2d_(c, s, t, m, n, a, l, r, k));                    \
+        TIMED(SUM, s, t, SZ(*m, *n, ES), -1, -1, __real_##T##gsum2d_(c, s, t, m, n, a, l, r, k));            \
     }                                                                                                        \
     void __real_##T##gamx2d_(int *, const char *, const char *, int *, int *, void *, int *, int *, int *,   \
                              int *, int *, int *);                                                           \
     void __wrap_##T##gamx2d_(int *c, const char *s, const char *t, int *m, int *n, void *a, int *l, int *ra, \
                              int *ca, int *ld, int *r, int *k)                                               \
     {                                                                                                        \
-        TIMED(AMX, s, t, SZ(*m, *n, ES), __real_##T##gamx2d_(c, s, t, m, n, a, l, ra, ca, ld, r, k));        \
+        TIMED(AMX, s, t, SZ(*m, *n, ES), -1, -1,                                                             \
+              __real_##T##gamx2d_(c, s, t, m, n, a, l, ra, ca, ld, r, k));                                   \
     }                                                                                                        \
     void __real_##T##gamn2d_(int *, const char *, const char *, int *, int *, void *, int *, int *, int *,   \
                              int *, int *, int *);                                                           \
     void __wrap_##T##gamn2d_(int *c, const char *s, const char *t, int *m, int *n, void *a, int *l, int *ra, \
                              int *ca, int *ld, int *r, int *k)                                               \
     {                                                                                                        \
-        TIMED(AMN, s, t, SZ(*m, *n, ES), __real_##T##gamn2d_(c, s, t, m, n, a, l, ra, ca, ld, r, k));        \
+        TIMED(AMN, s, t, SZ(*m, *n, ES), -1, -1,                                                             \
+              __real_##T##gamn2d_(c, s, t, m, n, a, l, ra, ca, ld, r, k));                                   \
     }
 
 #define C(T, ES)                                                                                             \
     void __real_C##T##gebs2d(int, const char *, const char *, int, int, void *, int);                        \
     void __wrap_C##T##gebs2d(int c, const char *s, const char *t, int m, int n, void *a, int l)              \
     {                                                                                                        \
-        TIMED(BS, s, t, SZ(m, n, ES), __real_C##T##gebs2d(c, s, t, m, n, a, l));                             \
+        TIMED(BS, s, t, SZ(m, n, ES), -1, -1, __real_C##T##gebs2d(c, s, t, m, n, a, l));                     \
     }                                                                                                        \
     void __real_C##T##gebr2d(int, const char *, const char *, int, int, void *, int, int, int);              \
     void __wrap_C##T##gebr2d(int c, const char *s, const char *t, int m, int n, void *a, int l, int r,       \
                              int k)                                                                          \
     {                                                                                                        \
-        TIMED(BR, s, t, SZ(m, n, ES), __real_C##T##gebr2d(c, s, t, m, n, a, l, r, k));                       \
+        TIMED(BR, s, t, SZ(m, n, ES), r, k, __real_C##T##gebr2d(c, s, t, m, n, a, l, r, k));                 \
     }                                                                                                        \
     void __real_C##T##trbs2d(int, const char *, const char *, const char *, const char *, int, int, void *,  \
                              int);                                                                           \
     void __wrap_C##T##trbs2d(int c, const char *s, const char *t, const char *u, const char *d, int m,       \
                              int n, void *a, int l)                                                          \
     {                                                                                                        \
-        TIMED(BS, s, t, SZ(m, n, ES), __real_C##T##trbs2d(c, s, t, u, d, m, n, a, l));                       \
+        TIMED(BS, s, t, SZ(m, n, ES), -1, -1, __real_C##T##trbs2d(c, s, t, u, d, m, n, a, l));               \
     }                                                                                                        \
     void __real_C##T##trbr2d(int, const char *, const char *, const char *, const char *, int, int, void *,  \
                              int, int, int);                                                                 \
     void __wrap_C##T##trbr2d(int c, const char *s, const char *t, const char *u, const char *d, int m,       \
                              int n, void *a, int l, int r, int k)                                            \
     {                                                                                                        \
-        TIMED(BR, s, t, SZ(m, n, ES), __real_C##T##trbr2d(c, s, t, u, d, m, n, a, l, r, k));                 \
+        TIMED(BR, s, t, SZ(m, n, ES), r, k, __real_C##T##trbr2d(c, s, t, u, d, m, n, a, l, r, k));           \
     }                                                                                                        \
     void __real_C##T##gesd2d(int, int, int, void *, int, int, int);                                          \
     void __wrap_C##T##gesd2d(int c, int m, int n, void *a, int l, int r, int k)                              \
     {                                                                                                        \
-        TIMED(SD, NULL, NULL, SZ(m, n, ES), __real_C##T##gesd2d(c, m, n, a, l, r, k));                       \
+        TIMED(SD, NULL, NULL, SZ(m, n, ES), r, k, __real_C##T##gesd2d(c, m, n, a, l, r, k));                 \
     }                                                                                                        \
     void __real_C##T##gerv2d(int, int, int, void *, int, int, int);                                          \
     void __wrap_C##T##gerv2d(int c, int m, int n, void *a, int l, int r, int k)                              \
     {                                                                                                        \
-        TIMED(RV, NULL, NULL, SZ(m, n, ES), __real_C##T##gerv2d(c, m, n, a, l, r, k));                       \
+        TIMED(RV, NULL, NULL, SZ(m, n, ES), r, k, __real_C##T##gerv2d(c, m, n, a, l, r, k));                 \
     }                                                                                                        \
     void __real_C##T##trsd2d(int, const char *, const char *, int, int, void *, int, int, int);              \
     void __wrap_C##T##trsd2d(int c, const char *u, const char *d, int m, int n, void *a, int l, int r,       \
                              int k)                                                                          \
     {                                                                                                        \
-        TIMED(SD, NULL, NULL, SZ(m, n, ES), __real_C##T##trsd2d(c, u, d, m, n, a, l, r, k));                 \
+        TIMED(SD, NULL, NULL, SZ(m, n, ES), r, k, __real_C##T##trsd2d(c, u, d, m, n, a, l, r, k));           \
     }                                                                                                        \
     void __real_C##T##trrv2d(int, const char *, const char *, int, int, void *, int, int, int);              \
     void __wrap_C##T##trrv2d(int c, const char *u, const char *d, int m, int n, void *a, int l, int r,       \
                              int k)                                                                          \
     {                                                                                                        \
-        TIMED(RV, NULL, NULL, SZ(m, n, ES), __real_C##T##trrv2d(c, u, d, m, n, a, l, r, k));                 \
+        TIMED(RV, NULL, NULL, SZ(m, n, ES), r, k, __real_C##T##trrv2d(c, u, d, m, n, a, l, r, k));           \
     }                                                                                                        \
     void __real_C##T##gsum2d(int, const char *, const char *, int, int, void *, int, int, int);              \
     void __wrap_C##T##gsum2d(int c, const char *s, const char *t, int m, int n, void *a, int l, int r,       \
                              int k)                                                                          \
     {                                                                                                        \
-        TIMED(SUM, s, t, SZ(m, n, ES), __real_C##T##gsum2d(c, s, t, m, n, a, l, r, k));                      \
+        TIMED(SUM, s, t, SZ(m, n, ES), -1, -1, __real_C##T##gsum2d(c, s, t, m, n, a, l, r, k));              \
     }                                                                                                        \
     void __real_C##T##gamx2d(int, const char *, const char *, int, int, void *, int, int *, int *, int, int, \
                              int);                                                                           \
     void __wrap_C##T##gamx2d(int c, const char *s, const char *t, int m, int n, void *a, int l, int *ra,     \
                              int *ca, int ld, int r, int k)                                                  \
     {                                                                                                        \
-        TIMED(AMX, s, t, SZ(m, n, ES), __real_C##T##gamx2d(c, s, t, m, n, a, l, ra, ca, ld, r, k));          \
+        TIMED(AMX, s, t, SZ(m, n, ES), -1, -1, __real_C##T##gamx2d(c, s, t, m, n, a, l, ra, ca, ld, r, k));  \
     }                                                                                                        \
     void __real_C##T##gamn2d(int, const char *, const char *, int, int, void *, int, int *, int *, int, int, \
                              int);                                                                           \
     void __wrap_C##T##gamn2d(int c, const char *s, const char *t, int m, int n, void *a, int l, int *ra,     \
                              int *ca, int ld, int r, int k)                                                  \
     {                                                                                                        \
-        TIMED(AMN, s, t, SZ(m, n, ES), __real_C##T##gamn2d(c, s, t, m, n, a, l, ra, ca, ld, r, k));          \
+        TIMED(AMN, s, t, SZ(m, n, ES), -1, -1, __real_C##T##gamn2d(c, s, t, m, n, a, l, ra, ca, ld, r, k));  \
     }
 
 FORTRAN(d, 8)
@@ -240,9 +245,15 @@ C(d, 8)
 C(i, 4)
 
 void __real_blacs_barrier_(int *, const char *);
-void __wrap_blacs_barrier_(int *c, const char *s) { TIMED(BAR, s, NULL, 0, __real_blacs_barrier_(c, s)); }
+void __wrap_blacs_barrier_(int *c, const char *s)
+{
+    TIMED(BAR, s, NULL, 0, -1, -1, __real_blacs_barrier_(c, s));
+}
 void __real_Cblacs_barrier(int, const char *);
-void __wrap_Cblacs_barrier(int c, const char *s) { TIMED(BAR, s, NULL, 0, __real_Cblacs_barrier(c, s)); }
+void __wrap_Cblacs_barrier(int c, const char *s)
+{
+    TIMED(BAR, s, NULL, 0, -1, -1, __real_Cblacs_barrier(c, s));
+}
 
 void calls_report(int me, int np)
 {
