@@ -6,9 +6,11 @@
 # this library's run, (SIM_SL_STATS) this library's run again with
 # BLACS_STATS, whose per-process CSV says where its BLACS time went, and
 # (SIM_SL_CALLS) both runs again with each process's time inside its BLACS
-# calls measured from outside either library (sim/scalapack/calls.c).  Rows
-# go to runs.csv; table.md gets the ratios, breakdown.md the statistics and
-# calls.md the two libraries' times inside their calls side by side.
+# calls measured from outside either library (sim/scalapack/calls.c), and
+# (SIM_SL_MPI) both runs again under SMPI's trace, whose MPI calls are
+# counted as it is written.  Rows go to runs.csv; table.md gets the ratios,
+# breakdown.md the statistics, calls.md the two libraries' times inside
+# their calls side by side and mpi.md the MPI calls each made.
 #
 # Options (environment; make passes them on):
 #   SIM_SL_DRIVERS="gesv potrf geqrf gemm"
@@ -22,6 +24,7 @@
 #   SIM_SL_NB=128
 #   SIM_SL_STATS=yes               the third run, with BLACS_STATS
 #   SIM_SL_CALLS=no                yes: both runs again, timing every BLACS call
+#   SIM_SL_MPI=no                  yes: both runs again, counting every MPI call
 #   SIM_SL_GFLOPS=42 SIM_SL_GBPS=60   one core's rates (sim/lu_simblas.h)
 #   SIM_SL_OUT=                    the folder (default results/sim-scalapack-<date-time>);
 #                                  runs add to its runs.csv
@@ -35,6 +38,7 @@ SIM_SL_LOCAL=${SIM_SL_LOCAL:-1024}
 SIM_SL_NB=${SIM_SL_NB:-128}
 SIM_SL_STATS=${SIM_SL_STATS:-yes}
 SIM_SL_CALLS=${SIM_SL_CALLS:-no}
+SIM_SL_MPI=${SIM_SL_MPI:-no}
 export LU_SIM_GFLOPS=${SIM_SL_GFLOPS:-42} LU_SIM_GBPS=${SIM_SL_GBPS:-60}
 SIM_MODEL=none
 . sim/common.sh
@@ -57,16 +61,43 @@ CSV=$OUT/runs.csv
     echo "blas:      $LU_SIM_GFLOPS GFLOP/s level 3, $LU_SIM_GBPS GB/s levels 1-2, per process"
 } >>"$OUT/meta.txt"
 
+# The MPI calls of SMPI's trace (Paje, read from a pipe as SMPI writes it):
+# "mpi: fn=NAME calls=N" a function, "mpi: processes=P".  SMPI traces the
+# calls that send, receive, wait, test and the collectives; not MPI_Iprobe,
+# MPI_Cancel or the calls that only read state.
+count_mpi() {
+    awk '$1 == 5 { name[$2] = $4 } $1 == 6 && $6 ~ /^"rank-/ { np++ } $1 == 12 { n[$5]++ }
+        END { for (v in n) printf "mpi: fn=%s calls=%d\n", (v in name ? name[v] : v), n[v]
+              printf "mpi: processes=%d\n", np }' "$1"
+}
+
 # run IMPL P N -> one row of runs.csv (and its log); STATS=path adds
-# BLACS_STATS, CALLS=1 the time inside each BLACS call (then no row)
+# BLACS_STATS, CALLS=1 the time inside each BLACS call, MPI=1 the count of
+# its MPI calls (then no row)
 run() {
-    local impl=$1 p=$2 n=$3 hf log line wall cpu rc=0 hosts=$OUT/hosts/$SIM_PLATFORM-$SIM_PLACE-p$2
+    local impl=$1 p=$2 n=$3 hf log line wall cpu rc=0 hosts=$OUT/hosts/$SIM_PLATFORM-$SIM_PLACE-p$2 pipe='' counter=''
+    local trace=()
     mkdir -p "$hosts" # (one a platform, placement and p: two runs into one folder may overlap)
     hf=$(hostfile "$hosts" "$p")
-    log=$OUT/logs/$SIM_PLATFORM-$SIM_PLACE-$drv-p$p-$impl${STATS:+-stats}${CALLS:+-calls}.log
+    log=$OUT/logs/$SIM_PLATFORM-$SIM_PLACE-$drv-p$p-$impl${STATS:+-stats}${CALLS:+-calls}${MPI:+-mpi}.log
+    if [ -n "${MPI:-}" ]; then
+        pipe=$log.trace
+        rm -f "$pipe"
+        mkfifo "$pipe"
+        count_mpi "$pipe" >"$log.mpi" &
+        counter=$!
+        trace=(-trace -trace-file "$pipe")
+    fi
     env -u SIM_SL_CALLS ${STATS:+BLACS_STATS=$STATS} ${CALLS:+SIM_SL_CALLS=1} /usr/bin/time -f "%e %U %S" -o "$log.time" "$SMPIRUN" -quiet -np "$p" \
-        -platform "$PLATFORM" -hostfile "$hf" "${SIM_CFG[@]}" --cfg=smpi/coll-selector:ompi \
+        "${trace[@]}" -platform "$PLATFORM" -hostfile "$hf" "${SIM_CFG[@]}" --cfg=smpi/coll-selector:ompi \
         --cfg=network/optim:Full "$BIN/driver-$impl" --driver "$drv" --n "$n" --nb "$SIM_SL_NB" >"$log" 2>&1 || rc=$?
+    if [ -n "$pipe" ]; then
+        [ "$rc" = 0 ] || kill "$counter" 2>/dev/null || true # (a run that failed may never have opened the pipe)
+        wait "$counter" || true
+        rm -f "$pipe"
+        cat "$log.mpi" >>"$log"
+        rm -f "$log.mpi"
+    fi
     line=$(grep '^scalapack: ' "$log" || true)
     if [ "$rc" != 0 ] || [ -z "$line" ]; then
         echo "sim-scalapack: $drv on $p processes with $impl failed (exit $rc); $log:" >&2
@@ -75,7 +106,7 @@ run() {
     fi
     read -r wall cpu < <(awk '{ print $1, $2 + $3 }' "$log.time")
     rm -f "$log.time"
-    [ -n "${STATS:-}${CALLS:-}" ] && return 0 # timed with statistics or calls on: not a row
+    [ -n "${STATS:-}${CALLS:-}${MPI:-}" ] && return 0 # statistics, calls timed or traced: not a row
     echo "$line" | awk -v pl="$SIM_PLATFORM" -v place="$SIM_PLACE" -v impl="$impl" -v wall="$wall" -v cpu="$cpu" '{
         for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
         printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", pl, place, v["driver"], v["p"], v["grid"], v["n"],
@@ -105,6 +136,10 @@ for SIM_PLATFORM in $SIM_SL_PLATFORMS; do
             if [ "$SIM_SL_CALLS" = yes ]; then
                 CALLS=1 run ref "$p" "$n"
                 CALLS=1 run ours "$p" "$n"
+            fi
+            if [ "$SIM_SL_MPI" = yes ]; then
+                MPI=1 run ref "$p" "$n"
+                MPI=1 run ours "$p" "$n"
             fi
         done
     done

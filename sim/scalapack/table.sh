@@ -15,6 +15,8 @@
 #                     calls ScaLAPACK made, per operation, scope and TOP,
 #                     measured from outside them (sim/scalapack/calls.c):
 #                     where this library's time differs from the reference's
+#   DIR/mpi.md        (SIM_SL_MPI) the MPI calls each run made, a process,
+#                     per MPI function, from SMPI's trace
 set -euo pipefail
 dir=$1
 [ -s "$dir/runs.csv" ] || { echo "table.sh: $dir/runs.csv is missing" >&2; exit 1; }
@@ -79,6 +81,44 @@ dir=$1
     done
 } >"$dir/breakdown.md"
 
+# section REF KIND HEADER RULE: the heading of one run's table in calls.md or
+# mpi.md (KIND: calls, mpi), from the reference's log REF; fails where this
+# library's log of the same run is missing
+section() {
+    [ -s "${1%-ref-"$2".log}-ours-$2.log" ] || return 1
+    printf '\n## %s\n\n%s\n%s\n' "$(basename "${1%-ref-"$2".log}")" "$3" "$4"
+}
+
+# logs/PLATFORM-PLACE-DRIVER-pP-IMPL-mpi.log: "mpi: fn=... calls=..." and "mpi: processes=..."
+traced=$(ls "$dir"/logs/*-ref-mpi.log 2>/dev/null || true)
+if [ -n "$traced" ]; then
+    {
+        cat <<'EOF'
+# The MPI calls each library made (SMPI's trace)
+
+Every MPI call SMPI traces (sends, receives, waits, tests and collectives; not
+MPI_Iprobe or MPI_Cancel; a collective counts once), a process, per function;
+most calls first.
+EOF
+        for ref in $traced; do
+            ours=${ref%-ref-mpi.log}-ours-mpi.log
+            section "$ref" mpi "| MPI function | reference, a process | this library, a process | this / ref |" \
+                "|---|---:|---:|---:|" || continue
+            awk '/^mpi: processes=/ { split($2, kv, "="); np[FILENAME] = kv[2] }
+                /^mpi: fn=/ { split($2, f, "="); split($3, c, "="); impl = FILENAME ~ /-ref-mpi.log$/ ? "ref" : "ours"
+                              n[f[2], impl] += c[2]; fn[f[2]] = 1; all[impl] += c[2]; file[impl] = FILENAME }
+                END {
+                    pr = (np[file["ref"]] > 0 ? np[file["ref"]] : 1); po = (np[file["ours"]] > 0 ? np[file["ours"]] : 1)
+                    for (k in fn)
+                        printf "%.1f|| %s | %.1f | %.1f | %s |\n", n[k, "ref"] / pr + n[k, "ours"] / po, k,
+                            n[k, "ref"] / pr, n[k, "ours"] / po, (n[k, "ref"] > 0 ? sprintf("%.2f", (n[k, "ours"] / po) / (n[k, "ref"] / pr)) : "-")
+                    printf "0|| all | %.1f | %.1f | %.2f |\n", all["ref"] / pr, all["ours"] / po,
+                        (all["ref"] > 0 ? (all["ours"] / po) / (all["ref"] / pr) : 0)
+                }' "$ref" "$ours" | sort -t'|' -k1,1 -g -r | awk -F'[|][|]' '$2 !~ /^ all / { print "|" $2 } $2 ~ /^ all / { last = "|" $2 } END { print last }'
+        done
+    } >"$dir/mpi.md"
+fi
+
 # logs/PLATFORM-PLACE-DRIVER-pP-IMPL-calls.log: "calls: op=... scope=... top=... calls=... bytes=... mean_s=... max_s=..."
 calls=$(ls "$dir"/logs/*-ref-calls.log 2>/dev/null || true)
 [ -n "$calls" ] || exit 0
@@ -93,12 +133,8 @@ calls=$(ls "$dir"/logs/*-ref-calls.log 2>/dev/null || true)
     echo "Largest difference first."
     for ref in $calls; do
         ours=${ref%-ref-calls.log}-ours-calls.log
-        [ -s "$ours" ] || continue
-        echo
-        echo "## $(basename "${ref%-ref-calls.log}")"
-        echo
-        echo "| operation | scope | TOP | calls / process | bytes avg | ref s (mean) | this s (mean) | this - ref s | ref s (max) | this s (max) |"
-        echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+        section "$ref" calls "| operation | scope | TOP | calls / process | bytes avg | ref s (mean) | this s (mean) | this - ref s | ref s (max) | this s (max) |" \
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|" || continue
         awk '/^calls: / {
             for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
             k = v["op"] "|" v["scope"] "|" v["top"]; if (!(k in seen)) { seen[k] = 1; key[++nk] = k }
