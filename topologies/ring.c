@@ -52,11 +52,22 @@ static void ring_tree(blx_tree *t, char key, int param)
  * keeps the pieces it was priced with. */
 #define RING_WHOLE_MAX 65536
 
+blx_plan blx_lettered_plan(const blx_xfer *x, int whole)
+{
+    /* The window, which matters only where a process has two children (the
+     * split ring's source): the model's, or as many as cover a latency where
+     * the message is that short (model.h), so that a short one leaves at once. */
+    if (x->lettered && whole) {
+        int w = blx_model_window(x->in.model, (double)x->in.bytes);
+        return (blx_plan){x->in.bytes + 1, w > x->in.model->window ? w : x->in.model->window, 0};
+    }
+    return blx_model_tree_plan(x->in.model, x->tree, x->in.bytes, x->in.unit ? x->in.unit : 1);
+}
+
 static blx_plan ring_plan(const blx_xfer *x)
 {
-    if (x->lettered && (x->in.bytes <= RING_WHOLE_MAX || blx_nodes_spanned(x->in.nodes, x->ep.np) == NULL))
-        return (blx_plan){x->in.bytes + 1, x->in.model->window, 0};
-    return blx_model_tree_plan(x->in.model, x->tree, x->in.bytes, x->in.unit ? x->in.unit : 1);
+    return blx_lettered_plan(x, x->in.bytes <= RING_WHOLE_MAX ||
+                                    blx_nodes_spanned(x->in.nodes, x->ep.np) == NULL);
 }
 
 /* Combines: one ring ending at the destination, flowing in the letter's

@@ -336,6 +336,9 @@ BLX_INTERNAL void blx_tree_bcast(const blx_xfer *x);
 /* How many broadcasts this process has rooted with its sends left in flight (tests). */
 BLX_INTERNAL unsigned long blx_tree_bcast_detached(void);
 BLX_INTERNAL void blx_tree_combine(const blx_xfer *x);
+/* The plan of a lettered ring ('I', 'D', 'S'; ring.c): the message whole if
+ * the TOP named the ring and 'whole', else the pieces of its tree. */
+BLX_INTERNAL blx_plan blx_lettered_plan(const blx_xfer *x, int whole);
 /* Their modelled times, for the default's choice. */
 BLX_INTERNAL double blx_tree_bcast_cost(const blx_route_in *in, int param, const blx_tree *tree,
                                         const blx_tree *tree2);

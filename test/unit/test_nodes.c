@@ -21,7 +21,13 @@
  *               the card sends 1/16 of what it sends farthest first
  *   ring plan:  a lettered ring 'I' or 'D' of 1 MiB on 8 members goes
  *               whole on one node (or nodes unknown), in pieces over two
- *               nodes and where the default chose the ring (ring.c)
+ *               nodes and where the default chose the ring (ring.c); a
+ *               lettered split ring 'S' whole where two of its members
+ *               share a node (over two nodes of 4, on one, nodes unknown),
+ *               in pieces over 8 nodes of one member, 1 MiB or 64 KiB
+ *               (split_ring.c); whole under a network link's window, 1 KiB
+ *               to both of the source's children at once, 1 MiB to one
+ *               after the other
  *   fold:       a non-power-of-two scope's fold (exchange.c): without
  *               nodes the last members onto the first; over nodes into a member
  *               of its own node wherever one is left (33 nodes of 2 by
@@ -341,6 +347,54 @@ static void check_ring_plan(void)
     blx_nodes_free(one);
 }
 
+/* A lettered split ring's plan (split_ring.c): whole where members share a
+ * node, or the nodes are not known; pieces where every member has a node
+ * to itself, whatever the size, and for the default's own choice. */
+static void check_split_ring_plan(void)
+{
+    int id[8] = {0, 0, 0, 0, 1, 1, 1, 1}, same[8] = {0}, apart[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    blx_nodes *two = nodes_of(8, id), *one = nodes_of(8, same), *eight = nodes_of(8, apart);
+    blx_model m = blx_model_default();
+    blx_tree_cache trees = {0};
+    const blx_nodes *cases[4] = {two, one, NULL, eight};
+    for (int i = 0; i < 16; i++) {
+        blx_xfer x = {.in = {.np = 8, .bytes = i % 8 < 4 ? 1 << 20 : 1 << 16, .model = &m, .trees = &trees}};
+        x.in.nodes = cases[i % 4];
+        x.lettered = i < 8;
+        x.ep.np = 8;
+        blx_route r;
+        CHECK(blx_route_letter(&r, 'S', &x.in, BLX_BCAST) == 0 && r.alg == &blx_alg_split_ring, "'S': %s",
+              r.alg->name);
+        x.tree = blx_tree_cached(&trees, 8, r.shape, r.key, r.param);
+        blx_plan p = r.alg->plan(&x);
+        int whole = p.piece > x.in.bytes, want = x.lettered && i % 4 != 3;
+        CHECK(whole == want, "split ring, %s, %zu bytes, nodes case %d: %s, expected %s",
+              x.lettered ? "lettered" : "the default's", x.in.bytes, i % 4, whole ? "whole" : "pieces",
+              want ? "whole" : "pieces");
+    }
+    /* Whole, the source sends to its two children the model's window at once, or more
+       where a message this short leaves a latency of the link idle: a network link's
+       (window 1) sends a short one to both at once, a long one to one after the other. */
+    m.window = 1;
+    for (size_t bytes = 1024; bytes <= 1 << 20; bytes <<= 10) {
+        blx_xfer x = {.in = {.np = 8, .bytes = bytes, .model = &m, .trees = &trees, .nodes = one},
+                      .lettered = 1};
+        x.ep.np = 8;
+        blx_route r;
+        blx_route_letter(&r, 'S', &x.in, BLX_BCAST);
+        x.tree = blx_tree_cached(&trees, 8, r.shape, r.key, r.param);
+        blx_plan p = r.alg->plan(&x);
+        int want = bytes < 4096 ? blx_model_window(&m, (double)bytes) : 1;
+        CHECK(p.piece > bytes && p.window == want && (bytes > 4096 || want >= 2),
+              "split ring whole, %zu bytes, a network link's window: piece %zu window %d, expected whole, %d",
+              bytes, p.piece, p.window, want);
+    }
+    blx_tree_cache_free(&trees);
+    blx_nodes_free(two);
+    blx_nodes_free(one);
+    blx_nodes_free(eight);
+}
+
 int main(void)
 {
     check_cross();
@@ -350,6 +404,7 @@ int main(void)
     check_card_load();
     check_route();
     check_ring_plan();
+    check_split_ring_plan();
     check_halving();
     check_fold();
     printf("test_nodes: %s (%d failures)\n", check_failures() ? "FAILED" : "passed", check_failures());
