@@ -7,7 +7,8 @@
 # BLAS time is the same to the nanosecond: the same factorization, the same
 # pivots), that the statistics run wrote its CSV, that SMPI's trace counted
 # both libraries' MPI calls without changing this library's simulated times,
-# and that the tables are made.  It asserts nothing about speed.
+# that PDPOTRF's floors (SIM_SL_NET=latency and none) lie between its BLAS time
+# and its time on the real network, and that the tables are made.  It asserts nothing about speed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${BUILD:-build}/sim/check-scalapack
@@ -40,5 +41,22 @@ for d in gesv potrf geqrf gemm; do
     awk '/^## nodes16-node-'"$d"'-p32$/ { on = 1 } on && /^\| all \|/ { ok = $4 > 0 && $6 > 0; exit } END { exit !ok }' \
         "$out/mpi.md" || fail "mpi.md: no MPI calls counted for PD${d^^}"
 done
-echo "sim-check: scalapack: PDGESV, PDPOTRF, PDGEQRF, PDGEMM on 32 processes, both BLACS, INFO = 0, the same computations, MPI calls counted"
+# the floors: PDPOTRF again where communication costs only its latency, and
+# where it costs nothing; no network between the busiest process's BLAS time
+# and latency alone, latency alone no slower than the real network
+for net in latency none; do
+    SIM_SL_OUT=$out SIM_SL_P=32 SIM_SL_PLATFORMS=nodes16 SIM_SL_PLACE=node SIM_SL_LOCAL=182 SIM_SL_NB=64 \
+        SIM_SL_STATS=no SIM_SL_DRIVERS=potrf SIM_SL_NET=$net bash sim/scalapack/run.sh >"$out.$net.log" 2>&1 ||
+        { tail -20 "$out.$net.log" >&2; fail "a run with SIM_SL_NET=$net failed"; }
+done
+grep -q ' bw="1000000GBps" lat="0.5us"' "$out/nodes16-latency.xml" &&
+    grep -q 'loopback_bw="1000000GBps" loopback_lat="0us" limiter_link="1000000GBps"' "$out/nodes16-none.xml" ||
+    fail "nodes16-latency.xml or nodes16-none.xml: not the network asked"
+awk -F, 'NR > 1 && $3 == "potrf" { t[$1, $8] = $9; b[$1, $8] = $11 }
+    END { split("ref ours", impl, " ")
+          for (i = 1; i <= 2; i++) { v = impl[i]; r = t["nodes16", v]; l = t["nodes16/latency", v]; z = t["nodes16/none", v]
+              if (!(b["nodes16/none", v] == b["nodes16", v] && b["nodes16", v] + 0 <= z + 0 && z + 0 <= l + 0 && l + 0 <= r + 0)) {
+                  print "  " v ": BLAS " b["nodes16", v] ", no network " z " s, latency alone " l " s, real " r " s"; bad = 1 } }
+          exit bad }' "$csv" || fail "PDPOTRF's floors are not between its BLAS time and its real time (above)"
+echo "sim-check: scalapack: PDGESV, PDPOTRF, PDGEQRF, PDGEMM on 32 processes, both BLACS, INFO = 0, the same computations, MPI calls counted, PDPOTRF's floors"
 sed -n '/^| platform/,$p' "$out/table.md"

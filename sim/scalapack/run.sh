@@ -28,6 +28,14 @@
 #   SIM_SL_GFLOPS=42 SIM_SL_GBPS=60   one core's rates (sim/lu_simblas.h)
 #   SIM_SL_OUT=                    the folder (default results/sim-scalapack-<date-time>);
 #                                  runs add to its runs.csv
+#   SIM_SL_NET=real                latency: every bandwidth of the platform made
+#                                  10^6 GB/s, its latencies kept; none: no latency
+#                                  either.  What the drivers take where communication
+#                                  costs only its latency, or nothing (the platform is
+#                                  named PLATFORM/latency or PLATFORM/none)
+#   SIM_SL_IMPLS="ref ours"        which libraries' timed runs (the simulation is
+#                                  deterministic: a run already in a runs.csv of the
+#                                  same ScaLAPACK need not be repeated; copy its row)
 # The library runs as a user gets it: no BLACS_MODEL, no tuning file.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,6 +47,12 @@ SIM_SL_NB=${SIM_SL_NB:-128}
 SIM_SL_STATS=${SIM_SL_STATS:-yes}
 SIM_SL_CALLS=${SIM_SL_CALLS:-no}
 SIM_SL_MPI=${SIM_SL_MPI:-no}
+SIM_SL_IMPLS=${SIM_SL_IMPLS:-ref ours}
+SIM_SL_NET=${SIM_SL_NET:-real}
+case $SIM_SL_NET in
+real | latency | none) ;;
+*) echo "sim-scalapack: SIM_SL_NET=$SIM_SL_NET: real, latency or none" >&2; exit 2 ;;
+esac
 export LU_SIM_GFLOPS=${SIM_SL_GFLOPS:-42} LU_SIM_GBPS=${SIM_SL_GBPS:-60}
 SIM_MODEL=none
 . sim/common.sh
@@ -59,6 +73,7 @@ CSV=$OUT/runs.csv
     echo "scalapack: $(cat "$BIN/source.txt" 2>/dev/null || echo unknown)"
     echo "smpi:      ${SIM_CFG[*]} --cfg=smpi/coll-selector:ompi --cfg=network/optim:Full"
     echo "blas:      $LU_SIM_GFLOPS GFLOP/s level 3, $LU_SIM_GBPS GB/s levels 1-2, per process"
+    echo "network:   $SIM_SL_NET (SIM_SL_NET)"
 } >>"$OUT/meta.txt"
 
 # The MPI calls of SMPI's trace (Paje, read from a pipe as SMPI writes it):
@@ -76,10 +91,11 @@ count_mpi() {
 # its MPI calls (then no row)
 run() {
     local impl=$1 p=$2 n=$3 hf log line wall cpu rc=0 hosts=$OUT/hosts/$SIM_PLATFORM-$SIM_PLACE-p$2 pipe='' counter=''
+    local name=$SIM_PLATFORM${NET:+-$NET}
     local trace=()
     mkdir -p "$hosts" # (one a platform, placement and p: two runs into one folder may overlap)
     hf=$(hostfile "$hosts" "$p")
-    log=$OUT/logs/$SIM_PLATFORM-$SIM_PLACE-$drv-p$p-$impl${STATS:+-stats}${CALLS:+-calls}${MPI:+-mpi}.log
+    log=$OUT/logs/$name-$SIM_PLACE-$drv-p$p-$impl${STATS:+-stats}${CALLS:+-calls}${MPI:+-mpi}.log
     if [ -n "${MPI:-}" ]; then
         pipe=$log.trace
         rm -f "$pipe"
@@ -107,12 +123,12 @@ run() {
     read -r wall cpu < <(awk '{ print $1, $2 + $3 }' "$log.time")
     rm -f "$log.time"
     [ -n "${STATS:-}${CALLS:-}${MPI:-}" ] && return 0 # statistics, calls timed or traced: not a row
-    echo "$line" | awk -v pl="$SIM_PLATFORM" -v place="$SIM_PLACE" -v impl="$impl" -v wall="$wall" -v cpu="$cpu" '{
+    echo "$line" | awk -v pl="$SIM_PLATFORM${NET:+/$NET}" -v place="$SIM_PLACE" -v impl="$impl" -v wall="$wall" -v cpu="$cpu" '{
         for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
         printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", pl, place, v["driver"], v["p"], v["grid"], v["n"],
             v["nb"], impl, v["time_s"], v["gflops"], v["blas_max_s"], v["info"], wall, cpu }' >>"$CSV"
     local t=${line#*time_s=}
-    printf '  %-8s %-6s p=%-5s n=%-6s %-5s %10.6f s simulated, %6.1f s wall\n' "$SIM_PLATFORM" "$drv" "$p" "$n" \
+    printf '  %-8s %-6s p=%-5s n=%-6s %-5s %10.6f s simulated, %6.1f s wall\n' "$SIM_PLATFORM${NET:+/$NET}" "$drv" "$p" "$n" \
         "$impl" "${t%% *}" "$wall"
 }
 
@@ -120,6 +136,14 @@ t0=$SECONDS
 for SIM_PLATFORM in $SIM_SL_PLATFORMS; do
     SIM_PLACE=$([ "$SIM_PLATFORM" = flat ] && echo node || echo "${SIM_SL_PLACE:-node}")
     sim_platform # (with SIM_MODEL=none, set above)
+    NET=''
+    if [ "$SIM_SL_NET" != real ]; then # the same hosts, links that cost less
+        NET=$SIM_SL_NET
+        xml=$OUT/$SIM_PLATFORM-$NET.xml
+        sed -E 's/(bw|limiter_link)="[^"]*"/\1="1000000GBps"/g' "$PLATFORM" >"$xml" # (bw= and every ..._bw=)
+        [ "$NET" = latency ] || sed -i -E 's/lat="[^"]*"/lat="0us"/g' "$xml"
+        PLATFORM=$xml
+    fi
     for p in $SIM_SL_P; do
         if [ "$p" -gt $((SIM_HOSTS * SIM_CORES)) ]; then
             echo "sim-scalapack: p = $p does not fit $SIM_PLATFORM; skipped"
@@ -127,8 +151,9 @@ for SIM_PLATFORM in $SIM_SL_PLATFORMS; do
         fi
         n=$(awk -v p="$p" -v l="$SIM_SL_LOCAL" -v nb="$SIM_SL_NB" 'BEGIN { n = int(l * sqrt(p) / nb) * nb; print n < nb ? nb : n }')
         for drv in $SIM_SL_DRIVERS; do
-            run ref "$p" "$n"
-            run ours "$p" "$n"
+            for impl in $SIM_SL_IMPLS; do
+                run "$impl" "$p" "$n"
+            done
             if [ "$SIM_SL_STATS" = yes ]; then
                 st=$OUT/stats/$SIM_PLATFORM-$SIM_PLACE-$drv-p$p.csv
                 STATS=$st run ours "$p" "$n"
