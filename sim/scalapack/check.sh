@@ -7,8 +7,9 @@
 # BLAS time is the same to the nanosecond: the same factorization, the same
 # pivots), that the statistics run wrote its CSV, that SMPI's trace counted
 # both libraries' MPI calls without changing this library's simulated times,
-# that PDPOTRF's floors (SIM_SL_NET=latency and none) lie between its BLAS time
-# and its time on the real network, and that the tables are made.  It asserts nothing about speed.
+# that PDPOTRF's floors (SIM_SL_NET=latency and none) lie between its BLAS
+# time and its time on the real network, and that the tables are made.  It
+# asserts nothing about speed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${BUILD:-build}/sim/check-scalapack
