@@ -154,10 +154,6 @@ BLX_INTERNAL int *blx_machine_nodes(const char *routine, MPI_Comm comm, int np, 
  * or 0 if it does not say: with more than the processors, the node's
  * model is crowded (blx_model_crowd). */
 BLX_INTERNAL int blx_machine_node_processes(void);
-/* Whether waits should yield (blx_waits_yield): BLACS_WAIT=yield, or
- * BLACS_WAIT=auto (the default) and this node runs more processes than it
- * has processors; BLACS_WAIT=block: never. */
-BLX_INTERNAL int blx_machine_waits_yield(void);
 /* On process 0 of the job's grids: the node's alpha and beta it measured
  * (before blx_model_crowd), or 0 if it measured none (tests; beta 0 too
  * where 1 MiB came back no slower than 8 bytes: the default's stays). */

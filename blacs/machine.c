@@ -22,7 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../base/env.h"
 #include "internal.h"
 #include "probe.h"
 
@@ -35,14 +34,6 @@ int blx_machine_node_processes(void)
             return atoi(v);
     }
     return 0;
-}
-
-int blx_machine_waits_yield(void)
-{
-    static const char *const words[] = {"auto", "block", "yield", NULL};
-    int how = blx_env_word("BLACS_WAIT", 0, words);
-    long procs = blx_machine_node_processes(), cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return how == 2 || (how == 0 && procs > 0 && cpus > 0 && procs > cpus);
 }
 
 /* ---- the network and the node's latency, measured ---- */

@@ -4,8 +4,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/debug.h"
+#include "../base/env.h"
 #include "../base/heap.h"
 #include "internal.h"
 
@@ -17,6 +19,28 @@ static blx_ctx exited_marker;
 #define EXITED (&exited_marker)
 
 #define TABLE_STEP 10 /* both tables grow by 10 slots, as the reference's */
+
+/* Whether MPI's own blocking waits yield the processor already: Open MPI's
+ * do where its launcher knows the node is oversubscribed (it passes
+ * mpi_oversubscribe, which mpi_yield_when_idle follows unless set: 1 or
+ * another number, true, yes, enabled, t, y).  MPICH's spin. */
+static int mpi_waits_yield(void)
+{
+    const char *v = getenv("OMPI_MCA_mpi_yield_when_idle");
+    v = v != NULL && *v != '\0' ? v : getenv("OMPI_MCA_mpi_oversubscribe");
+    return v != NULL && *v != '\0' && (atoi(v) != 0 || strchr("tTyYeE", *v) != NULL);
+}
+
+/* Whether waits should yield (blx_waits_yield): BLACS_WAIT=yield, or
+ * BLACS_WAIT=auto (the default), this node runs more processes than it
+ * has processors and MPI's own waits do not yield there; block: never. */
+static int waits_yield(void)
+{
+    static const char *const words[] = {"auto", "block", "yield", NULL};
+    int how = blx_env_word("BLACS_WAIT", 0, words);
+    long procs = blx_machine_node_processes(), cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return how == 2 || (how == 0 && procs > 0 && cpus > 0 && procs > cpus && !mpi_waits_yield());
+}
 
 /* How a report names processes: by their coordinates in the context. */
 static void report_self(int ctxt, int *row, int *col)
@@ -62,7 +86,7 @@ void blx_init(void)
         blx_g.id_hi = blx_g.tag_ub;
     }
     blx_debug_get(); /* the settings are read once, before anything else runs */
-    blx_waits_yield(blx_machine_waits_yield());
+    blx_waits_yield(waits_yield());
     blx_g.initialized = 1;
 }
 

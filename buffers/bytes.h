@@ -130,7 +130,7 @@ BLX_INTERNAL void blx_wait_mpi(const blx_ep *e, MPI_Request *r, const char *call
  * processor between tests.  A node running more processes than it has
  * processors needs the second: MPICH's blocking waits spin without giving
  * way, so a waiting process keeps the one it waits for from running
- * (blacs/machine.c, BLACS_WAIT). */
+ * (blacs/state.c, BLACS_WAIT). */
 BLX_INTERNAL void blx_waits_yield(int yes);
 
 /* MPI's own collectives over the scope's communicator e->own (which must

@@ -62,7 +62,10 @@
 #      lettered rings' plan made one function both rows call): ScaLAPACK's
 #      PDPOTRF on 16-core nodes at 256 processes went from 0.981 to 1.025 x
 #      the reference's speed, PDGESV from 1.024 to 1.065 (sim/results.md):
-#      3,365 -> 3,380.
+#      3,365 -> 3,380.  On 2026-12-02 the choice of how waits wait
+#      (BLACS_WAIT) moved from machine.c to state.c, in the core's count:
+#      it is no cost model (3,380 -> 3,372, the core 4,032 -> 4,046 with
+#      MPI's own yielding waits now asked about).
 #      A raise comes with a removal or a reason written here;
 #   4. every algorithm descriptor of topologies/ is a row of the one table
 #      (BLX_ALGORITHMS in topologies/topology.h), and every row has one;

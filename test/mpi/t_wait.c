@@ -7,7 +7,10 @@
  *   t_wait MODE    MODE is set as BLACS_WAIT before the first BLACS call:
  *                  block, yield, or auto (yield exactly where the launcher
  *                  says this node runs more processes than it has
- *                  processors); anything else must be refused.
+ *                  processors and MPI's own waits do not yield: Open MPI's
+ *                  do when its launcher passes mpi_oversubscribe, unless
+ *                  mpi_yield_when_idle says otherwise); anything else must
+ *                  be refused.
  *
  * The test stands between the library and MPI (PMPI): it counts the calls
  * of MPI_Wait, MPI_Waitany and MPI_Waitall, and of MPI_Test, that the
@@ -64,7 +67,10 @@ static int expect_yield(const char *mode)
     for (int i = 0; i < 2 && procs == 0; i++)
         if (getenv(names[i]) != NULL)
             procs = atol(getenv(names[i]));
-    return procs > 0 && cpus > 0 && procs > cpus;
+    const char *set = getenv("OMPI_MCA_mpi_yield_when_idle"), *over = getenv("OMPI_MCA_mpi_oversubscribe");
+    const char *v = set != NULL && *set ? set : over;
+    int mpi_yields = v != NULL && (strcmp(v, "1") == 0 || strcmp(v, "true") == 0);
+    return procs > 0 && cpus > 0 && procs > cpus && !mpi_yields;
 }
 
 /* The counts of one late call on the waiting process, against the mode. */
