@@ -319,8 +319,11 @@ void blx_waitall(const blx_ep *e, int n, blx_req *r)
     int rc = m > 0 ? wait_any(e, m, h, &k, st, 1) : MPI_SUCCESS;
     for (int j = 0; j < m; j++) {
         r[at[j]].mpi = h[j];
-        finish(e, &r[at[j]], rc == MPI_ERR_IN_STATUS ? st[j].MPI_ERROR : rc, &st[j]);
+        if (rc != MPI_ERR_IN_STATUS || st[j].MPI_ERROR != MPI_ERR_PENDING)
+            finish(e, &r[at[j]], rc == MPI_ERR_IN_STATUS ? st[j].MPI_ERROR : rc, &st[j]);
     }
+    if (rc == MPI_ERR_IN_STATUS) /* failures (a short receive) first, then what MPI left pending */
+        blx_waitall(e, n, r);
     blx_mpi_calls -= m > 1 ? (unsigned long)m - 1 : 0; /* each finish counted one: one call */
 }
 
@@ -336,8 +339,7 @@ int blx_waitany(const blx_ep *e, int n, blx_req *r)
     int k = MPI_UNDEFINED;
     MPI_Status st;
     int rc = wait_any(e, n, h, &k, &st, 0);
-    if (h != stack)
-        free(h);
+    free(h != stack ? h : NULL);
     if (k == MPI_UNDEFINED) {
         check(e, rc, "MPI_Waitany");
         blx_fatal(e->ctxt, e->routine, "internal error: no message to wait for");
@@ -354,13 +356,11 @@ void blx_sendrecv(const blx_ep *e, const void *out, size_t outbytes, int to, voi
     int ns = to < 0 ? 0 : cs.k, nr = from < 0 ? 0 : cr.k;
     for (int i = 0; i < ns || i < nr; i++) {
         blx_req r[2] = {{.peer = -1}, {.peer = -1}};
-        size_t off, len;
-        if (i < nr) { /* the receive is posted first, so the incoming data need not wait */
-            off = blx_cut_piece(&cr, i, &len);
-            blx_irecv_piece(e, (char *)in + off, &cr, i, from, &r[0]);
-        }
+        size_t len;
+        if (i < nr) /* the receive is posted first, so the incoming data need not wait */
+            blx_irecv_piece(e, (char *)in + blx_cut_piece(&cr, i, &len), &cr, i, from, &r[0]);
         if (i < ns) {
-            off = blx_cut_piece(&cs, i, &len);
+            size_t off = blx_cut_piece(&cs, i, &len);
             blx_isend(e, (const char *)out + off, len, to, &r[1]);
         }
         blx_waitall(e, 2, r);
